@@ -1,0 +1,3 @@
+//! Fencing Lab: a deterministic model of leases and fencing tokens, and the app that draws it.
+pub mod presets;
+pub mod sim;

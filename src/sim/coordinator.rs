@@ -1,0 +1,259 @@
+//! The lease coordinator: named locks, grants with fencing tokens, expiry by its own clock.
+
+use super::effect::{Note, Out};
+use super::event::EventKind;
+use super::invariant::Ghost;
+use super::message::{Message, Node};
+use super::time::{Clock, Tick};
+use super::token::{Issuer, Token};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Holder {
+    pub worker: String,
+    pub token: Token,
+    /// Ghost: the true order of this grant.
+    pub generation: u32,
+    /// By the coordinator's clock.
+    pub expires_local: i64,
+}
+
+/// A grant waiting for fence-on-acquire acknowledgements before it is announced.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PendingGrant {
+    pub worker: String,
+    pub token: Token,
+    pub generation: u32,
+    pub awaiting: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct LockState {
+    pub name: String,
+    pub ttl: Tick,
+    pub issuer: Issuer,
+    pub holder: Option<Holder>,
+    pub pending: Option<PendingGrant>,
+    pub queue: Vec<String>,
+    /// Resources that must register a new token before its grant is announced.
+    pub fenced: Vec<String>,
+}
+
+/// What a restore brings back.
+pub type LockTable = BTreeMap<String, LockState>;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Coordinator {
+    pub clock: Clock,
+    /// Restart keeps the lock table and counters.
+    pub persist: bool,
+    pub replica: usize,
+    pub replicas: usize,
+    pub locks: LockTable,
+    pub backup: Option<LockTable>,
+}
+
+impl Coordinator {
+    pub fn local(&self, now: Tick) -> i64 {
+        self.clock.read(now)
+    }
+
+    pub fn holder(&self, lock: &str) -> Option<&Holder> {
+        self.locks.get(lock)?.holder.as_ref()
+    }
+
+    pub fn receive(&mut self, now: Tick, from: &str, msg: Message, ghost: &mut Ghost, out: &mut Out) {
+        let local = self.local(now);
+        let replica = self.replica;
+        let reply_to = Node::Worker(from.to_string());
+        match msg {
+            Message::Acquire { lock } => {
+                let Some(l) = self.locks.get_mut(&lock) else { return };
+                if let Some(h) = l.holder.as_mut().filter(|h| h.worker == from) {
+                    // Re-entrant: the same grant, the same token (as Hazelcast's fence).
+                    h.expires_local = local + l.ttl as i64;
+                    let (token, generation, ttl) = (h.token.clone(), h.generation, l.ttl);
+                    out.send(reply_to, Message::Granted { lock, token, ttl, generation });
+                } else if l.holder.is_none() && l.pending.is_none() {
+                    l.queue.retain(|w| w != from);
+                    grant(l, from, local, replica, ghost, out);
+                } else {
+                    if !l.queue.iter().any(|w| w == from) {
+                        l.queue.push(from.to_string());
+                    }
+                    out.emit(Note::new(EventKind::AcquireQueued { lock: lock.clone() }));
+                    out.send(reply_to, Message::Queued { lock });
+                }
+            }
+            Message::Renew { lock, token } => {
+                let Some(l) = self.locks.get_mut(&lock) else { return };
+                match l.holder.as_mut().filter(|h| h.worker == from && h.token == token) {
+                    Some(h) => {
+                        h.expires_local = local + l.ttl as i64;
+                        let note = Note::new(EventKind::LeaseRenewed {
+                            lock: lock.clone(),
+                            expires_local: h.expires_local,
+                        });
+                        out.emit(note.token(&token).generation(Some(h.generation)));
+                        let ttl = l.ttl;
+                        out.send(reply_to, Message::Renewed { lock, token, ttl });
+                    }
+                    None => {
+                        out.emit(Note::new(EventKind::RenewalDenied { lock: lock.clone() }).token(&token));
+                        out.send(reply_to, Message::RenewDenied { lock });
+                    }
+                }
+            }
+            Message::Release { lock, token } => {
+                let Some(l) = self.locks.get_mut(&lock) else { return };
+                if l.holder.as_ref().is_some_and(|h| h.worker == from && h.token == token) {
+                    let h = l.holder.take().expect("checked");
+                    out.emit(
+                        Note::new(EventKind::LeaseReleased { lock: lock.clone() })
+                            .token(&token)
+                            .generation(Some(h.generation)),
+                    );
+                    grant_next(l, local, replica, ghost, out);
+                }
+            }
+            Message::FenceAck { lock, token } => {
+                let Some(l) = self.locks.get_mut(&lock) else { return };
+                let Some(p) = l.pending.as_mut().filter(|p| p.token == token) else { return };
+                p.awaiting.retain(|r| r != from);
+                if p.awaiting.is_empty() {
+                    let p = l.pending.take().expect("checked");
+                    announce(l, p, local, ghost, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Expire leases whose time has come by this node's clock, and grant to whoever waits.
+    pub fn tick(&mut self, now: Tick, ghost: &mut Ghost, out: &mut Out) {
+        let local = self.local(now);
+        let replica = self.replica;
+        for l in self.locks.values_mut() {
+            if l.holder.as_ref().is_some_and(|h| local >= h.expires_local) {
+                let h = l.holder.take().expect("checked");
+                out.emit(
+                    Note::new(EventKind::LeaseExpired { lock: l.name.clone(), holder: h.worker })
+                        .token(&h.token)
+                        .generation(Some(h.generation)),
+                );
+                grant_next(l, local, replica, ghost, out);
+            }
+        }
+    }
+
+    pub fn take_backup(&mut self) {
+        self.backup = Some(self.locks.clone());
+    }
+
+    pub fn restart(&mut self, persisted: bool) {
+        if !persisted {
+            for l in self.locks.values_mut() {
+                l.holder = None;
+                l.pending = None;
+                l.queue.clear();
+                l.issuer.forget();
+            }
+        }
+    }
+
+    /// The lock table and counters go back to the snapshot; epoch issuers move to a new epoch.
+    pub fn restore(&mut self) {
+        let Some(b) = self.backup.clone() else { return };
+        let epochs: BTreeMap<String, u64> = self.locks.iter().map(|(k, l)| (k.clone(), l.issuer.epoch)).collect();
+        self.locks = b;
+        for (name, l) in self.locks.iter_mut() {
+            // The epoch lives outside the snapshot: that is the point of it.
+            l.issuer.epoch = epochs.get(name).copied().unwrap_or(l.issuer.epoch);
+            l.issuer.bump_epoch();
+            l.pending = None;
+        }
+    }
+
+    /// Another replica takes over with the replicated lock table; epoch issuers bump.
+    pub fn fail_over(&mut self) {
+        self.replica = (self.replica + 1) % self.replicas.max(1);
+        for l in self.locks.values_mut() {
+            l.issuer.bump_epoch();
+            l.pending = None;
+        }
+    }
+
+    pub fn describe_lock(&self, lock: &str, now: Tick) -> String {
+        let Some(l) = self.locks.get(lock) else { return String::new() };
+        let holder = match &l.holder {
+            Some(h) => format!(
+                "held by {} with token {}, expires at {} (its clock {})",
+                h.worker,
+                h.token,
+                h.expires_local,
+                self.local(now)
+            ),
+            None => "free".to_string(),
+        };
+        format!("{lock}: {holder}; {}", l.issuer.describe())
+    }
+}
+
+fn grant_next(l: &mut LockState, local: i64, replica: usize, ghost: &mut Ghost, out: &mut Out) {
+    if l.queue.is_empty() {
+        return;
+    }
+    let next = l.queue.remove(0);
+    grant(l, &next, local, replica, ghost, out);
+}
+
+fn grant(l: &mut LockState, worker: &str, local: i64, replica: usize, ghost: &mut Ghost, out: &mut Out) {
+    let token = l.issuer.mint(&l.name, replica, local);
+    let generation = ghost.next_generation(&l.name);
+    let p = PendingGrant {
+        worker: worker.to_string(),
+        token: token.clone(),
+        generation,
+        awaiting: l.fenced.clone(),
+    };
+    if p.awaiting.is_empty() {
+        announce(l, p, local, ghost, out);
+        return;
+    }
+    out.emit(
+        Note::new(EventKind::FenceStarted { lock: l.name.clone(), resources: l.fenced.clone() })
+            .token(&token)
+            .generation(Some(generation)),
+    );
+    for r in &l.fenced {
+        out.send(Node::Resource(r.clone()), Message::Fence { lock: l.name.clone(), token: token.clone() });
+    }
+    l.pending = Some(p);
+}
+
+/// The grant becomes real: recorded as holder and sent to its owner.
+fn announce(l: &mut LockState, p: PendingGrant, local: i64, ghost: &mut Ghost, out: &mut Out) {
+    let expires_local = local + l.ttl as i64;
+    ghost.latest_grant.insert(l.name.clone(), p.generation);
+    out.emit(
+        Note::new(EventKind::LeaseGranted { lock: l.name.clone(), expires_local })
+            .token(&p.token)
+            .generation(Some(p.generation)),
+    );
+    out.send(
+        Node::Worker(p.worker.clone()),
+        Message::Granted {
+            lock: l.name.clone(),
+            token: p.token.clone(),
+            ttl: l.ttl,
+            generation: p.generation,
+        },
+    );
+    l.holder = Some(Holder {
+        worker: p.worker,
+        token: p.token,
+        generation: p.generation,
+        expires_local,
+    });
+}

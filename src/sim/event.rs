@@ -1,0 +1,244 @@
+//! What happened: the event log, and metrics that keep the essay's categories apart.
+
+use super::invariant::ViolationKind;
+use super::request::{Op, Reason};
+use super::time::Tick;
+use super::token::Token;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// One thing that happened, with the ownership generation and operation it concerns.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Event {
+    pub tick: Tick,
+    /// Who did it: `coordinator`, a worker, a resource, or `network`.
+    pub actor: String,
+    pub kind: EventKind,
+    pub token: Option<Token>,
+    /// The true grant generation concerned, when there is one.
+    pub generation: Option<u32>,
+    pub op_id: Option<String>,
+    pub request: Option<String>,
+    /// The envelope concerned, when the event is about a message.
+    pub message: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EventKind {
+    // network
+    Sent { to: String, what: String },
+    Delivered { to: String, what: String },
+    Held { until: Option<Tick> },
+    Dropped { why: String },
+    Duplicated { copy: u32 },
+    LostAtCrashedNode { to: String },
+    // coordinator
+    AcquireQueued { lock: String },
+    LeaseGranted { lock: String, expires_local: i64 },
+    FenceStarted { lock: String, resources: Vec<String> },
+    LeaseRenewed { lock: String, expires_local: i64 },
+    RenewalDenied { lock: String },
+    LeaseExpired { lock: String, holder: String },
+    LeaseReleased { lock: String },
+    CoordinatorRestarted { persisted: bool },
+    CoordinatorRestored,
+    CoordinatorBackedUp,
+    FailedOver { replica: usize },
+    // worker
+    AcquireSent { lock: String },
+    LeaseAcquired { lock: String, valid_until_local: i64 },
+    LeaseBeliefRenewed { valid_until_local: i64 },
+    RenewalFailed { why: String },
+    LeaseBeliefExpired { lock: String },
+    Prepared { op: Op, targets: Vec<String> },
+    Paused { until: Option<Tick> },
+    Resumed,
+    Crashed,
+    Restarted,
+    ReplyReceived { outcome: String },
+    Partitioned,
+    Healed,
+    ClockJumped { by: i64, reads: i64 },
+    // resource
+    CheckPassed { resource: String },
+    WriteAccepted { resource: String, highest: Option<Token>, value: String, no_op: bool },
+    WriteRejected { resource: String, reason: Reason, highest: Option<Token> },
+    WriteReplayed { resource: String, recorded: String },
+    FenceRegistered { resource: String, highest: Option<Token> },
+    ResourceBackedUp { resource: String },
+    ResourceRestored { resource: String, highest: Option<Token>, value: String },
+    ResourceRestarted { resource: String, lost_checks: usize },
+    // checker
+    Violation { kind: ViolationKind, resource: String, detail: String },
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "t={:<4} {:<12} {}", self.tick, self.actor, self.kind)?;
+        // Messages name their token in their description already.
+        let described = matches!(self.kind, EventKind::Sent { .. } | EventKind::Delivered { .. });
+        match &self.token {
+            Some(t) if !described => write!(f, " [token {t}]"),
+            _ => Ok(()),
+        }
+    }
+}
+
+fn tok(t: &Option<Token>) -> String {
+    t.as_ref().map_or("none".to_string(), |t| t.short())
+}
+
+impl fmt::Display for EventKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use EventKind::*;
+        match self {
+            Sent { to, what } => write!(f, "sends {what} to {to}"),
+            Delivered { to, what } => write!(f, "delivers {what} to {to}"),
+            Held { until: Some(t) } => write!(f, "holds the message until t={t}"),
+            Held { until: None } => write!(f, "holds the message indefinitely"),
+            Dropped { why } => write!(f, "drops the message ({why})"),
+            Duplicated { copy } => write!(f, "duplicates the message as #{copy}"),
+            LostAtCrashedNode { to } => write!(f, "message lost: {to} has crashed"),
+            AcquireQueued { lock } => write!(f, "queues the request for {lock}"),
+            LeaseGranted {
+                lock,
+                expires_local,
+            } => write!(f, "grants {lock}, expiring at its clock {expires_local}"),
+            FenceStarted { lock, resources } => {
+                write!(f, "fences {} before granting {lock}", resources.join(", "))
+            }
+            LeaseRenewed {
+                lock,
+                expires_local,
+            } => write!(f, "renews {lock} until its clock {expires_local}"),
+            RenewalDenied { lock } => write!(f, "denies renewal of {lock}: not the holder"),
+            LeaseExpired { lock, holder } => write!(f, "expires {holder}'s lease on {lock}"),
+            LeaseReleased { lock } => write!(f, "records the release of {lock}"),
+            CoordinatorRestarted { persisted: true } => write!(f, "restarts with its state"),
+            CoordinatorRestarted { persisted: false } => {
+                write!(f, "restarts without persistence: leases and counter lost")
+            }
+            CoordinatorRestored => write!(f, "is restored from backup: the counter moves back"),
+            CoordinatorBackedUp => write!(f, "takes a backup snapshot"),
+            FailedOver { replica } => write!(f, "fails over to replica {replica}"),
+            AcquireSent { lock } => write!(f, "asks for {lock}"),
+            LeaseAcquired {
+                lock,
+                valid_until_local,
+            } => write!(f, "holds {lock}, believing it valid until its clock {valid_until_local}"),
+            LeaseBeliefRenewed { valid_until_local } => {
+                write!(f, "believes its lease valid until its clock {valid_until_local}")
+            }
+            RenewalFailed { why } => write!(f, "renewal failed: {why}"),
+            LeaseBeliefExpired { lock } => write!(f, "sees by its own clock that {lock} has run out"),
+            Prepared { op, targets } => write!(f, "prepares {op} for {}", targets.join(" + ")),
+            Paused { until: Some(t) } => write!(f, "pauses (stop-the-world) until t={t}"),
+            Paused { until: None } => write!(f, "pauses (stop-the-world)"),
+            Resumed => write!(f, "resumes where it left off"),
+            Crashed => write!(f, "crashes"),
+            Restarted => write!(f, "restarts with no lease"),
+            ReplyReceived { outcome } => write!(f, "learns its request was {outcome}"),
+            Partitioned => write!(f, "is cut off from the coordinator"),
+            Healed => write!(f, "reaches the coordinator again"),
+            ClockJumped { by, reads } => write!(f, "clock jumps by {by:+} to {reads}"),
+            CheckPassed { .. } => write!(f, "checks the token: it passes; the write is a separate, later step"),
+            WriteAccepted {
+                resource,
+                highest,
+                value,
+                no_op,
+            } => {
+                let _ = resource;
+                if *no_op {
+                    write!(f, "accepts: already stored, nothing changes")
+                } else {
+                    write!(f, "accepts; value “{value}”, highest {}", tok(highest))
+                }
+            }
+            WriteRejected {
+                resource,
+                reason,
+                highest,
+            } => {
+                let _ = resource;
+                write!(f, "rejects: {} (highest {})", reason.as_str(), tok(highest))
+            }
+            WriteReplayed { recorded, .. } => {
+                write!(f, "replays the recorded result ({recorded}) without executing again")
+            }
+            FenceRegistered { highest, .. } => {
+                write!(f, "registers the new token before its owner is told; highest {}", tok(highest))
+            }
+            ResourceBackedUp { .. } => write!(f, "takes a backup snapshot"),
+            ResourceRestored { highest, value, .. } => {
+                write!(f, "is restored from backup: value “{value}”, highest {}", tok(highest))
+            }
+            ResourceRestarted { lost_checks, .. } => {
+                write!(f, "restarts ({lost_checks} unfinished writes lost)")
+            }
+            Violation { kind, detail, .. } => write!(f, "VIOLATION {}: {detail}", kind.as_str()),
+        }
+    }
+}
+
+/// Evidence, counted from events, with fencing rejections apart from business failures.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Metrics {
+    pub lease_acquired: u32,
+    pub lease_renewed: u32,
+    pub renewal_failed: u32,
+    pub lease_expired: u32,
+    pub lease_released: u32,
+    pub writes_accepted: u32,
+    pub fencing_rejected_stale: u32,
+    pub fencing_rejected_missing_token: u32,
+    pub fencing_rejected_wrong_scope: u32,
+    pub business_failed: u32,
+    pub dedup_replayed: u32,
+    pub messages_dropped: u32,
+    pub violations: u32,
+}
+
+impl Metrics {
+    pub fn count(&mut self, kind: &EventKind) {
+        use EventKind::*;
+        match kind {
+            LeaseGranted { .. } => self.lease_acquired += 1,
+            LeaseRenewed { .. } => self.lease_renewed += 1,
+            RenewalFailed { .. } => self.renewal_failed += 1,
+            LeaseExpired { .. } => self.lease_expired += 1,
+            LeaseReleased { .. } => self.lease_released += 1,
+            WriteAccepted { .. } => self.writes_accepted += 1,
+            WriteRejected { reason, .. } => match reason {
+                Reason::Stale => self.fencing_rejected_stale += 1,
+                Reason::MissingToken => self.fencing_rejected_missing_token += 1,
+                Reason::WrongScope => self.fencing_rejected_wrong_scope += 1,
+                Reason::Business => self.business_failed += 1,
+            },
+            WriteReplayed { .. } => self.dedup_replayed += 1,
+            Dropped { .. } => self.messages_dropped += 1,
+            Violation { .. } => self.violations += 1,
+            _ => {}
+        }
+    }
+
+    /// Name and value of every metric, in a fixed order, for tables.
+    pub fn rows(&self) -> Vec<(&'static str, u32)> {
+        vec![
+            ("lease acquired", self.lease_acquired),
+            ("lease renewed", self.lease_renewed),
+            ("renewal failed", self.renewal_failed),
+            ("lease expired", self.lease_expired),
+            ("lease released", self.lease_released),
+            ("writes accepted", self.writes_accepted),
+            ("fencing rejected: stale", self.fencing_rejected_stale),
+            ("fencing rejected: missing token", self.fencing_rejected_missing_token),
+            ("fencing rejected: wrong scope", self.fencing_rejected_wrong_scope),
+            ("business failed", self.business_failed),
+            ("dedup replayed", self.dedup_replayed),
+            ("messages dropped", self.messages_dropped),
+            ("violations", self.violations),
+        ]
+    }
+}

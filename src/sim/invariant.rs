@@ -1,0 +1,104 @@
+//! Safety properties, checked whenever a resource changes.
+//!
+//! The checker reads ghost data the nodes cannot see: the true order of grants
+//! (generation), independent of what the token issuer claimed. That is what lets it
+//! call a write stale even when a broken issuer gave the stale writer a larger token.
+
+use super::time::Tick;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ViolationKind {
+    /// A write from an older grant applied after a newer grant's write was applied at that resource.
+    StaleOverwrite,
+    /// A write from an older grant applied after a newer grant was issued, before the new owner wrote there.
+    SupersededWrite,
+    /// One operation's effect applied twice.
+    DoubleExecution,
+    /// A multi-object operation applied to some of its objects and not the others.
+    InconsistentObjects,
+    /// The current legitimate owner's write was refused as stale.
+    OwnerLockedOut,
+}
+
+impl ViolationKind {
+    pub const ALL: [ViolationKind; 5] = [
+        ViolationKind::StaleOverwrite,
+        ViolationKind::SupersededWrite,
+        ViolationKind::DoubleExecution,
+        ViolationKind::InconsistentObjects,
+        ViolationKind::OwnerLockedOut,
+    ];
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            ViolationKind::StaleOverwrite => "stale_overwrite",
+            ViolationKind::SupersededWrite => "superseded_write",
+            ViolationKind::DoubleExecution => "double_execution",
+            ViolationKind::InconsistentObjects => "inconsistent_objects",
+            ViolationKind::OwnerLockedOut => "owner_locked_out",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+
+    /// One sentence for people: what went wrong.
+    pub fn explain(&self) -> &'static str {
+        match self {
+            ViolationKind::StaleOverwrite => {
+                "an older owner's write replaced state a newer owner had already written"
+            }
+            ViolationKind::SupersededWrite => {
+                "an older owner's write was applied after a newer lease was granted, before the new owner's first write"
+            }
+            ViolationKind::DoubleExecution => "one operation took effect twice",
+            ViolationKind::InconsistentObjects => {
+                "one operation changed some of its objects but not the others"
+            }
+            ViolationKind::OwnerLockedOut => "the current legitimate owner was refused as stale",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Violation {
+    pub kind: ViolationKind,
+    pub tick: Tick,
+    pub resource: String,
+    /// The request that broke the property, and the earlier one it conflicts with.
+    pub request: String,
+    pub conflicts_with: Option<String>,
+    pub detail: String,
+}
+
+/// The truth about ownership, kept beside the nodes for the checker.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Ghost {
+    /// Generations minted per lock (a grant under fence-on-acquire is minted before it is issued).
+    pub minted: BTreeMap<String, u32>,
+    /// Newest grant generation issued (announced to its owner) per lock.
+    pub latest_grant: BTreeMap<String, u32>,
+    /// Per resource: the newest generation whose write was applied there, and that request.
+    pub newest_applied: BTreeMap<String, (u32, String)>,
+    /// (resource, op id) pairs whose effect has been applied.
+    pub executed: BTreeSet<(String, String)>,
+    /// Multi-object operations sent as separate writes: op id → per target, applied or not once known.
+    pub multi: BTreeMap<String, BTreeMap<String, Option<bool>>>,
+    pub violations: Vec<Violation>,
+}
+
+impl Ghost {
+    pub fn next_generation(&mut self, lock: &str) -> u32 {
+        let g = self.minted.entry(lock.to_string()).or_insert(0);
+        *g += 1;
+        *g
+    }
+
+    pub fn has(&self, kind: ViolationKind) -> bool {
+        self.violations.iter().any(|v| v.kind == kind)
+    }
+}

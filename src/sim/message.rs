@@ -1,0 +1,284 @@
+//! Messages and the network that carries them.
+//!
+//! The network is a value: every message is an envelope in flight with a send time
+//! and a default delivery time. Any of them may be delivered early, held, dropped or
+//! duplicated by an action, so every delivery order is reachable.
+
+use super::request::{Outcome, Request};
+use super::rng::Rng;
+use super::time::Tick;
+use super::token::Token;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// An addressable node.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Node {
+    Coordinator,
+    Worker(String),
+    Resource(String),
+}
+
+impl Node {
+    pub fn name(&self) -> &str {
+        match self {
+            Node::Coordinator => "coordinator",
+            Node::Worker(n) | Node::Resource(n) => n,
+        }
+    }
+}
+
+impl fmt::Display for Node {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Message {
+    Acquire {
+        lock: String,
+    },
+    /// `generation` is ghost data: the true order of grants, read only by the invariant checker.
+    Granted {
+        lock: String,
+        token: Token,
+        ttl: Tick,
+        generation: u32,
+    },
+    Queued {
+        lock: String,
+    },
+    Renew {
+        lock: String,
+        token: Token,
+    },
+    Renewed {
+        lock: String,
+        token: Token,
+        ttl: Tick,
+    },
+    RenewDenied {
+        lock: String,
+    },
+    Release {
+        lock: String,
+        token: Token,
+    },
+    Write(Request),
+    Reply {
+        request: String,
+        outcome: Outcome,
+    },
+    /// Fence-on-acquire: register a new token at the resource before the grant is announced.
+    Fence {
+        lock: String,
+        token: Token,
+    },
+    FenceAck {
+        lock: String,
+        token: Token,
+    },
+}
+
+/// What a message is, for selection and display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MessageKind {
+    Acquire,
+    Grant,
+    Queued,
+    Renew,
+    Renewed,
+    RenewDenied,
+    Release,
+    Write,
+    Reply,
+    Fence,
+    FenceAck,
+}
+
+impl Message {
+    pub fn kind(&self) -> MessageKind {
+        match self {
+            Message::Acquire { .. } => MessageKind::Acquire,
+            Message::Granted { .. } => MessageKind::Grant,
+            Message::Queued { .. } => MessageKind::Queued,
+            Message::Renew { .. } => MessageKind::Renew,
+            Message::Renewed { .. } => MessageKind::Renewed,
+            Message::RenewDenied { .. } => MessageKind::RenewDenied,
+            Message::Release { .. } => MessageKind::Release,
+            Message::Write(_) => MessageKind::Write,
+            Message::Reply { .. } => MessageKind::Reply,
+            Message::Fence { .. } => MessageKind::Fence,
+            Message::FenceAck { .. } => MessageKind::FenceAck,
+        }
+    }
+
+    /// The token a message carries, if any.
+    pub fn token(&self) -> Option<&Token> {
+        match self {
+            Message::Granted { token, .. }
+            | Message::Renew { token, .. }
+            | Message::Renewed { token, .. }
+            | Message::Release { token, .. }
+            | Message::Fence { token, .. }
+            | Message::FenceAck { token, .. } => Some(token),
+            Message::Write(r) => r.token.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The request id a message concerns, if any.
+    pub fn request(&self) -> Option<&str> {
+        match self {
+            Message::Write(r) => Some(&r.id),
+            Message::Reply { request, .. } => Some(request),
+            _ => None,
+        }
+    }
+
+    /// A short human description: `write A1 (token 41)`.
+    pub fn describe(&self) -> String {
+        let tok = |t: &Token| format!("token {}", t);
+        match self {
+            Message::Acquire { lock } => format!("acquire {lock}"),
+            Message::Granted { lock, token, .. } => format!("grant {lock} ({})", tok(token)),
+            Message::Queued { lock } => format!("queued for {lock}"),
+            Message::Renew { lock, token } => format!("renew {lock} ({})", tok(token)),
+            Message::Renewed { lock, token, .. } => format!("renewed {lock} ({})", tok(token)),
+            Message::RenewDenied { lock } => format!("renewal of {lock} denied"),
+            Message::Release { lock, token } => format!("release {lock} ({})", tok(token)),
+            Message::Write(r) => match &r.token {
+                Some(t) => format!("write {} ({})", r.id, tok(t)),
+                None => format!("write {} (no token)", r.id),
+            },
+            Message::Reply { request, outcome } => format!("reply {request}: {}", outcome.word()),
+            Message::Fence { lock, token } => format!("fence {lock} ({})", tok(token)),
+            Message::FenceAck { lock, token } => format!("fence ack {lock} ({})", tok(token)),
+        }
+    }
+}
+
+/// Whether an envelope waits past its delivery time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Hold {
+    No,
+    Until(Tick),
+    Forever,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Envelope {
+    pub id: u32,
+    pub from: Node,
+    pub to: Node,
+    pub msg: Message,
+    pub sent_at: Tick,
+    pub due_at: Tick,
+    pub hold: Hold,
+}
+
+impl Envelope {
+    /// Due for automatic delivery at `now`.
+    pub fn is_due(&self, now: Tick) -> bool {
+        match self.hold {
+            Hold::No => self.due_at <= now,
+            Hold::Until(t) => t <= now && self.due_at <= now,
+            Hold::Forever => false,
+        }
+    }
+
+    pub fn is_held(&self, now: Tick) -> bool {
+        match self.hold {
+            Hold::No => false,
+            Hold::Until(t) => t > now,
+            Hold::Forever => true,
+        }
+    }
+}
+
+/// Delay model of the network, in ticks.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct NetworkSpec {
+    /// Default delivery delay.
+    pub delay: Tick,
+    /// Extra delay drawn uniformly from `0..=jitter` with the seeded generator.
+    pub jitter: Tick,
+}
+
+impl Default for NetworkSpec {
+    fn default() -> Self {
+        NetworkSpec {
+            delay: 1,
+            jitter: 0,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Network {
+    pub spec: NetworkSpec,
+    pub next_id: u32,
+    /// In flight, in order of sending.
+    pub in_flight: Vec<Envelope>,
+}
+
+impl Network {
+    pub fn new(spec: NetworkSpec) -> Self {
+        Network {
+            spec,
+            next_id: 1,
+            in_flight: Vec::new(),
+        }
+    }
+
+    /// Put a message in flight; returns its id.
+    pub fn send(&mut self, from: Node, to: Node, msg: Message, now: Tick, rng: &mut Rng) -> u32 {
+        let id = self.next_id;
+        self.next_id += 1;
+        let delay = self.spec.delay + rng.upto(self.spec.jitter);
+        self.in_flight.push(Envelope {
+            id,
+            from,
+            to,
+            msg,
+            sent_at: now,
+            due_at: now + delay,
+            hold: Hold::No,
+        });
+        id
+    }
+
+    pub fn get(&self, id: u32) -> Option<&Envelope> {
+        self.in_flight.iter().find(|e| e.id == id)
+    }
+
+    pub fn take(&mut self, id: u32) -> Option<Envelope> {
+        let at = self.in_flight.iter().position(|e| e.id == id)?;
+        Some(self.in_flight.remove(at))
+    }
+
+    /// A copy of an in-flight message, with its own id and the same delivery time.
+    pub fn duplicate(&mut self, id: u32) -> Option<u32> {
+        let mut copy = self.get(id)?.clone();
+        copy.id = self.next_id;
+        self.next_id += 1;
+        let new_id = copy.id;
+        self.in_flight.push(copy);
+        Some(new_id)
+    }
+
+    /// The next envelope due at `now`: earliest delivery time, then earliest sent.
+    pub fn next_due(&self, now: Tick) -> Option<u32> {
+        self.in_flight
+            .iter()
+            .filter(|e| e.is_due(now))
+            .min_by_key(|e| (e.due_at, e.id))
+            .map(|e| e.id)
+    }
+}

@@ -1,0 +1,31 @@
+//! The model: a pure, deterministic simulation of leases, fencing tokens and receivers.
+//!
+//! Nothing here knows about the browser, the wall clock or the OS: time is a tick count
+//! and randomness a seed, both inputs. The world is a value (`Clone + Hash + Serialize`)
+//! and `World::step(&Action)` is a function of it. See ARCHITECTURE.md.
+
+pub mod action;
+pub mod coordinator;
+pub mod effect;
+pub mod event;
+pub mod invariant;
+pub mod message;
+pub mod request;
+pub mod report;
+pub mod resource;
+pub mod rng;
+pub mod run;
+pub mod scenario;
+pub mod time;
+pub mod token;
+pub mod worker;
+pub mod world;
+
+pub use action::{Action, MsgSel};
+pub use event::{Event, EventKind, Metrics};
+pub use invariant::{Violation, ViolationKind};
+pub use request::{Op, Outcome, Reason};
+pub use resource::Policy;
+pub use run::Run;
+pub use scenario::Scenario;
+pub use world::World;

@@ -1,0 +1,186 @@
+//! The outcome of a run as data: every request's fate, violations, metrics, final state.
+//! This is the CLI's JSON output and what tests assert on.
+
+use super::event::{EventKind, Metrics};
+use super::invariant::{Violation, ViolationKind};
+use super::run::Run;
+use super::scenario::Expectation;
+use super::token::Token;
+use super::world::Overlap;
+use serde::Serialize;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RequestReport {
+    pub id: String,
+    pub from: String,
+    /// The resource it went to (`X+Y` for a transaction).
+    pub resource: String,
+    /// `null` when the request carried no token.
+    pub token: Option<serde_json::Value>,
+    pub op_id: String,
+    /// accepted | rejected | replayed | dropped | pending
+    pub outcome: String,
+    /// stale | missing_token | wrong_scope | business, for a rejection.
+    pub reason: Option<String>,
+    pub sent_at: u64,
+    pub decided_at: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ResourceReport {
+    pub name: String,
+    pub kind: String,
+    pub policy: String,
+    pub highest: Option<serde_json::Value>,
+    pub value: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Report {
+    pub scenario: String,
+    pub title: String,
+    pub variant: Option<String>,
+    pub policy: String,
+    pub seed: u64,
+    pub ticks: u64,
+    pub requests: Vec<RequestReport>,
+    pub violations: Vec<Violation>,
+    pub overlaps: Vec<Overlap>,
+    pub metrics: Metrics,
+    pub resources: Vec<ResourceReport>,
+}
+
+/// A token as JSON: a number, or `"e2:41"` when it has an epoch.
+pub fn token_json(t: &Token) -> serde_json::Value {
+    if t.epoch == 0 {
+        serde_json::Value::from(t.counter)
+    } else {
+        serde_json::Value::from(t.short())
+    }
+}
+
+impl Report {
+    pub fn of(run: &Run) -> Report {
+        let world = run.world();
+        let mut requests: Vec<RequestReport> = Vec::new();
+        let mut dropped: Vec<String> = Vec::new();
+        for e in run.events() {
+            let Some(id) = &e.request else { continue };
+            match &e.kind {
+                EventKind::Sent { to, .. } if e.op_id.is_some() && !requests.iter().any(|r| &r.id == id) => {
+                    requests.push(RequestReport {
+                        id: id.clone(),
+                        from: e.actor.clone(),
+                        resource: to.clone(),
+                        token: e.token.as_ref().map(token_json),
+                        op_id: e.op_id.clone().unwrap_or_default(),
+                        outcome: "pending".into(),
+                        reason: None,
+                        sent_at: e.tick,
+                        decided_at: None,
+                    });
+                }
+                EventKind::Dropped { .. } => dropped.push(id.clone()),
+                EventKind::WriteAccepted { .. } | EventKind::WriteRejected { .. } | EventKind::WriteReplayed { .. } => {
+                    let Some(r) = requests.iter_mut().find(|r| &r.id == id) else { continue };
+                    if r.decided_at.is_some() {
+                        if let EventKind::WriteAccepted { resource, .. } | EventKind::WriteRejected { resource, .. } =
+                            &e.kind
+                        {
+                            if !r.resource.split('+').any(|x| x == resource) {
+                                r.resource = format!("{}+{resource}", r.resource);
+                            }
+                        }
+                        continue;
+                    }
+                    r.decided_at = Some(e.tick);
+                    match &e.kind {
+                        EventKind::WriteAccepted { .. } => r.outcome = "accepted".into(),
+                        EventKind::WriteRejected { reason, .. } => {
+                            r.outcome = "rejected".into();
+                            r.reason = Some(reason.as_str().into());
+                        }
+                        _ => r.outcome = "replayed".into(),
+                    }
+                }
+                _ => {}
+            }
+        }
+        for r in requests.iter_mut().filter(|r| r.decided_at.is_none()) {
+            let in_flight = world.network.in_flight.iter().any(|e| e.msg.request() == Some(&r.id));
+            let checking = world.resources.iter().any(|x| x.checked.iter().any(|q| q.id == r.id));
+            if dropped.contains(&r.id) && !in_flight && !checking {
+                r.outcome = "dropped".into();
+            }
+        }
+        let resources = world
+            .resources
+            .iter()
+            .map(|r| ResourceReport {
+                name: r.name.clone(),
+                kind: r.kind.name().into(),
+                policy: if r.kind.can_fence() { r.policy.as_str().into() } else { "cannot fence".into() },
+                highest: r.data.highest.as_ref().map(token_json),
+                value: r.data.value.clone(),
+            })
+            .collect();
+        Report {
+            scenario: run.scenario.id.clone(),
+            title: run.scenario.title.clone(),
+            variant: run.variant.clone(),
+            policy: run.scenario.policy.as_str().into(),
+            seed: run.scenario.seed,
+            ticks: world.now,
+            requests,
+            violations: world.ghost.violations.clone(),
+            overlaps: world.overlaps.clone(),
+            metrics: world.metrics.clone(),
+            resources,
+        }
+    }
+
+    pub fn request(&self, id: &str) -> Option<&RequestReport> {
+        self.requests.iter().find(|r| r.id == id)
+    }
+
+    pub fn has(&self, kind: ViolationKind) -> bool {
+        self.violations.iter().any(|v| v.kind == kind)
+    }
+
+    /// Every way this report differs from what the variant promised; empty when it matches.
+    pub fn mismatches(&self, expect: &Expectation) -> Vec<String> {
+        let mut out = Vec::new();
+        for (id, want) in &expect.requests {
+            match self.request(id) {
+                None => out.push(format!("request {id}: never sent")),
+                Some(r) => {
+                    if r.outcome != want.outcome {
+                        out.push(format!("request {id}: expected {}, got {}", want.outcome, r.outcome));
+                    }
+                    let want_reason = want.reason.map(|x| x.as_str().to_string());
+                    if want_reason.is_some() && r.reason != want_reason {
+                        out.push(format!("request {id}: expected reason {want_reason:?}, got {:?}", r.reason));
+                    }
+                }
+            }
+        }
+        for k in &expect.violations {
+            if !self.has(*k) {
+                out.push(format!("expected a {} violation, none reported", k.as_str()));
+            }
+        }
+        for k in &expect.absent {
+            if self.has(*k) {
+                out.push(format!("expected no {} violation, one was reported", k.as_str()));
+            }
+        }
+        for (name, value) in &expect.values {
+            match self.resources.iter().find(|r| &r.name == name) {
+                Some(r) if &r.value == value => {}
+                Some(r) => out.push(format!("{name}: expected value {value:?}, got {:?}", r.value)),
+                None => out.push(format!("{name}: no such resource")),
+            }
+        }
+        out
+    }
+}

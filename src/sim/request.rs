@@ -1,0 +1,103 @@
+//! A protected operation as it travels to a resource, and what became of it.
+
+use super::token::Token;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// What a request asks the resource to do.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Op {
+    /// Replace the value (a store), send a message (email), store content (content store), call (API).
+    Set(String),
+    /// Take money from an account; refused below zero by business validation.
+    Debit(i64),
+    Credit(i64),
+}
+
+impl fmt::Display for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Op::Set(v) => write!(f, "“{v}”"),
+            Op::Debit(n) => write!(f, "debit {n}"),
+            Op::Credit(n) => write!(f, "credit {n}"),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Request {
+    /// A name for this send, unique in the run: `A1`, or the label the script gave it.
+    pub id: String,
+    pub from: String,
+    /// The resources it writes. More than one only for a transaction.
+    pub targets: Vec<String>,
+    /// `None` when the sender's code path omitted it.
+    pub token: Option<Token>,
+    /// Stable operation id: a retry carries the same one.
+    pub op_id: String,
+    pub op: Op,
+    /// Ghost data for the checker: the lock and true grant generation the sender acted under.
+    pub grant: Option<(String, u32)>,
+    /// For one part of a multi-object operation sent as separate writes: every object it covers.
+    pub multi: Vec<String>,
+}
+
+/// Why a resource refused a request. Fencing reasons are kept apart from business failure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    /// The token is older than (or, under strict, equal to) the highest accepted.
+    Stale,
+    MissingToken,
+    /// The token was minted for another lock.
+    WrongScope,
+    /// The operation itself was refused (an account may not go below zero).
+    Business,
+}
+
+impl Reason {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Reason::Stale => "stale",
+            Reason::MissingToken => "missing_token",
+            Reason::WrongScope => "wrong_scope",
+            Reason::Business => "business",
+        }
+    }
+
+    pub fn is_fencing(&self) -> bool {
+        !matches!(self, Reason::Business)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Accepted,
+    Rejected(Reason),
+    /// Deduplicated: the recorded result of the first execution was returned.
+    Replayed(Box<Outcome>),
+    Dropped,
+    Pending,
+}
+
+impl Outcome {
+    /// The word the run output uses: accepted | rejected | replayed | dropped | pending.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Outcome::Accepted => "accepted",
+            Outcome::Rejected(_) => "rejected",
+            Outcome::Replayed(_) => "replayed",
+            Outcome::Dropped => "dropped",
+            Outcome::Pending => "pending",
+        }
+    }
+
+    pub fn reason(&self) -> Option<Reason> {
+        match self {
+            Outcome::Rejected(r) => Some(*r),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,386 @@
+//! Protected resources: the receivers that accept or refuse each request.
+//!
+//! A resource decides with what it has: the token in the request, its own highest
+//! accepted token, its recorded operation results. The order of checks is the order
+//! a careful receiver uses: dedup first (a retry gets its recorded answer), then the
+//! fence, then business validation, then the effect.
+
+use super::request::{Op, Outcome, Reason, Request};
+use super::token::Token;
+use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// How a fenceable resource compares tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Policy {
+    /// Last write wins; tokens are ignored.
+    Unfenced,
+    /// Reject a token below the highest accepted; accept an equal one (the essay's `Resource`).
+    HighestSeen,
+    /// Reject a token at or below the highest accepted: each token writes once.
+    Strict,
+    /// Highest-seen, but reading, comparing and writing are separate steps that can interleave.
+    CheckThenWrite,
+    /// Highest-seen, and acquiring registers the new token here before the grant is announced.
+    FenceOnAcquire,
+}
+
+impl Policy {
+    pub const ALL: [Policy; 5] = [
+        Policy::Unfenced,
+        Policy::HighestSeen,
+        Policy::Strict,
+        Policy::CheckThenWrite,
+        Policy::FenceOnAcquire,
+    ];
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Policy::Unfenced => "unfenced",
+            Policy::HighestSeen => "highest-seen",
+            Policy::Strict => "strict",
+            Policy::CheckThenWrite => "check-then-write",
+            Policy::FenceOnAcquire => "fence-on-acquire",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Policy> {
+        Self::ALL.into_iter().find(|p| p.as_str() == s)
+    }
+
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Policy::Unfenced => "last write wins; tokens are ignored",
+            Policy::HighestSeen => "rejects a token below the highest accepted; an equal token passes",
+            Policy::Strict => "rejects a token at or below the highest accepted",
+            Policy::CheckThenWrite => {
+                "compares like highest-seen, but the check and the write are separate steps"
+            }
+            Policy::FenceOnAcquire => {
+                "highest-seen, and each new token is registered here before its owner is told"
+            }
+        }
+    }
+}
+
+/// What sort of destination this is. Only stores and accounts can enforce a fence.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub enum ResourceKind {
+    /// A record holding one value.
+    Store {
+        #[serde(default)]
+        value: String,
+    },
+    /// A balance; business validation refuses a debit below zero.
+    Account { balance: i64 },
+    /// Displays whatever arrives; checks nothing.
+    Email,
+    /// A third-party API whose only protection is a request-level idempotency key.
+    IdempotentApi,
+    /// Immutable, content-addressed: a key is written once; writing the same content again changes nothing.
+    ContentStore,
+}
+
+impl ResourceKind {
+    pub fn can_fence(&self) -> bool {
+        matches!(self, ResourceKind::Store { .. } | ResourceKind::Account { .. })
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            ResourceKind::Store { .. } => "store",
+            ResourceKind::Account { .. } => "account",
+            ResourceKind::Email => "email",
+            ResourceKind::IdempotentApi => "idempotent-api",
+            ResourceKind::ContentStore => "content-store",
+        }
+    }
+}
+
+/// Receiver options, each one of the essay's separate requirements.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ResourceOptions {
+    /// Refuse a request that carries no token (otherwise it is let through unchecked).
+    pub require_token: bool,
+    /// Refuse a token minted for another lock (otherwise a bare integer passes).
+    pub bind_scope: bool,
+    /// Record each operation id's result and replay it to a retry.
+    pub dedup: bool,
+}
+
+impl Default for ResourceOptions {
+    fn default() -> Self {
+        ResourceOptions {
+            require_token: true,
+            bind_scope: true,
+            dedup: false,
+        }
+    }
+}
+
+/// Everything a restore brings back.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ResourceData {
+    pub highest: Option<Token>,
+    pub value: String,
+    pub balance: i64,
+    /// Content store keys; email outbox; API calls made.
+    pub items: Vec<String>,
+    /// Recorded results by operation id (dedup and idempotency keys).
+    pub results: BTreeMap<String, Outcome>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Resource {
+    pub name: String,
+    /// The lock whose tokens this resource honours: its authority domain.
+    pub lock: String,
+    pub kind: ResourceKind,
+    pub policy: Policy,
+    pub options: ResourceOptions,
+    pub data: ResourceData,
+    /// Check-then-write: requests that passed the check and have not written yet.
+    pub checked: Vec<Request>,
+    pub backup: Option<ResourceData>,
+}
+
+/// What a resource did with a request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Applied { no_op: bool },
+    Rejected(Reason),
+    Replayed(Outcome),
+    /// Check-then-write: the check passed; the write is a later step.
+    Checked,
+}
+
+impl Verdict {
+    pub fn outcome(&self) -> Outcome {
+        match self {
+            Verdict::Applied { .. } => Outcome::Accepted,
+            Verdict::Rejected(r) => Outcome::Rejected(*r),
+            Verdict::Replayed(o) => Outcome::Replayed(Box::new(o.clone())),
+            Verdict::Checked => Outcome::Pending,
+        }
+    }
+}
+
+impl Resource {
+    pub fn new(
+        name: &str,
+        lock: &str,
+        kind: ResourceKind,
+        policy: Policy,
+        options: ResourceOptions,
+    ) -> Self {
+        let (value, balance) = match &kind {
+            ResourceKind::Store { value } => (value.clone(), 0),
+            ResourceKind::Account { balance } => (balance.to_string(), *balance),
+            _ => (String::new(), 0),
+        };
+        let data = ResourceData {
+            highest: None,
+            value,
+            balance,
+            items: Vec::new(),
+            results: BTreeMap::new(),
+        };
+        Resource {
+            name: name.to_string(),
+            lock: lock.to_string(),
+            kind,
+            policy,
+            options,
+            backup: Some(data.clone()),
+            data,
+            checked: Vec::new(),
+        }
+    }
+
+    pub fn is_fenced(&self) -> bool {
+        self.kind.can_fence() && self.policy != Policy::Unfenced
+    }
+
+    fn dedups(&self) -> bool {
+        self.options.dedup || self.kind == ResourceKind::IdempotentApi
+    }
+
+    /// The fence alone: may this token write here now?
+    pub fn fence_check(&self, token: Option<&Token>) -> Result<(), Reason> {
+        if !self.is_fenced() {
+            return Ok(());
+        }
+        let Some(token) = token else {
+            return if self.options.require_token {
+                Err(Reason::MissingToken)
+            } else {
+                Ok(())
+            };
+        };
+        if self.options.bind_scope && token.lock != self.lock {
+            return Err(Reason::WrongScope);
+        }
+        let Some(highest) = &self.data.highest else {
+            return Ok(());
+        };
+        let ok = match (self.policy, token.order(highest)) {
+            (Policy::Strict, Ordering::Greater) => true,
+            (Policy::Strict, _) => false,
+            (_, Ordering::Less) => false,
+            _ => true,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(Reason::Stale)
+        }
+    }
+
+    /// Business validation, distinct from fencing.
+    pub fn business_check(&self, op: &Op) -> Result<(), Reason> {
+        match (&self.kind, op) {
+            (ResourceKind::Account { .. }, Op::Debit(n)) if self.data.balance < *n => {
+                Err(Reason::Business)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Dedup lookup: the recorded result for this operation, if any.
+    pub fn recorded(&self, op_id: &str) -> Option<&Outcome> {
+        if self.dedups() {
+            self.data.results.get(op_id)
+        } else {
+            None
+        }
+    }
+
+    /// Everything before the effect: dedup, fence, business rule.
+    pub fn judge(&self, req: &Request) -> Result<(), Verdict> {
+        if let Some(o) = self.recorded(&req.op_id) {
+            return Err(Verdict::Replayed(o.clone()));
+        }
+        self.fence_check(req.token.as_ref()).map_err(Verdict::Rejected)?;
+        self.business_check(&req.op).map_err(Verdict::Rejected)
+    }
+
+    /// A request arrives. Check-then-write parks it after the check; others decide and act at once.
+    pub fn receive(&mut self, req: &Request) -> Verdict {
+        if let Err(v) = self.judge(req) {
+            self.record(req, &v);
+            return v;
+        }
+        if self.policy == Policy::CheckThenWrite && self.kind.can_fence() {
+            self.checked.push(req.clone());
+            return Verdict::Checked;
+        }
+        let v = self.apply(req);
+        self.record(req, &v);
+        v
+    }
+
+    /// Check-then-write's second step: write what was checked earlier, without checking again.
+    pub fn complete(&mut self, request_id: &str) -> Option<(Request, Verdict)> {
+        let at = self.checked.iter().position(|r| r.id == request_id)?;
+        let req = self.checked.remove(at);
+        let v = match self.business_check(&req.op) {
+            Ok(()) => self.apply(&req),
+            Err(r) => Verdict::Rejected(r),
+        };
+        self.record(&req, &v);
+        Some((req, v))
+    }
+
+    fn record(&mut self, req: &Request, v: &Verdict) {
+        let keep = matches!(v, Verdict::Applied { .. } | Verdict::Rejected(Reason::Business));
+        if self.dedups() && keep {
+            self.data.results.insert(req.op_id.clone(), v.outcome());
+        }
+    }
+
+    /// The effect. The token write is a plain assignment: under check-then-write it can move backwards.
+    pub fn apply(&mut self, req: &Request) -> Verdict {
+        if self.is_fenced() {
+            if let Some(t) = &req.token {
+                if self.policy == Policy::CheckThenWrite {
+                    self.data.highest = Some(t.clone());
+                } else if self.data.highest.as_ref().is_none_or(|h| t.order(h) == Ordering::Greater) {
+                    self.data.highest = Some(t.clone());
+                }
+            }
+        }
+        let text = match &req.op {
+            Op::Set(v) => v.clone(),
+            Op::Debit(n) => format!("debit {n}"),
+            Op::Credit(n) => format!("credit {n}"),
+        };
+        match &self.kind {
+            ResourceKind::Store { .. } => self.data.value = text,
+            ResourceKind::Account { .. } => {
+                match req.op {
+                    Op::Debit(n) => self.data.balance -= n,
+                    Op::Credit(n) => self.data.balance += n,
+                    Op::Set(_) => {}
+                }
+                self.data.value = self.data.balance.to_string();
+            }
+            ResourceKind::Email | ResourceKind::IdempotentApi => {
+                self.data.items.push(text.clone());
+                self.data.value = text;
+            }
+            ResourceKind::ContentStore => {
+                let key = content_key(&text);
+                if self.data.items.contains(&key) {
+                    return Verdict::Applied { no_op: true };
+                }
+                self.data.items.push(key.clone());
+                self.data.value = key;
+            }
+        }
+        Verdict::Applied { no_op: false }
+    }
+
+    /// Fence-on-acquire: register a newer token without writing a value.
+    pub fn fence(&mut self, token: &Token) {
+        if self.data.highest.as_ref().is_none_or(|h| token.order(h) == Ordering::Greater) {
+            self.data.highest = Some(token.clone());
+        }
+    }
+
+    pub fn take_backup(&mut self) {
+        self.backup = Some(self.data.clone());
+    }
+
+    pub fn restore(&mut self) {
+        if let Some(b) = &self.backup {
+            self.data = b.clone();
+        }
+        self.checked.clear();
+    }
+
+    /// A restart keeps durable data; checks in progress are lost.
+    pub fn restart(&mut self) -> usize {
+        let lost = self.checked.len();
+        self.checked.clear();
+        lost
+    }
+
+    /// Operation ids written here (for display).
+    pub fn recorded_ops(&self) -> BTreeSet<&str> {
+        self.data.results.keys().map(|s| s.as_str()).collect()
+    }
+}
+
+/// A content address: a short, stable digest of the content (FNV-1a).
+pub fn content_key(content: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in content.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("cas:{:08x}", h as u32)
+}

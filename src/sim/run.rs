@@ -1,0 +1,195 @@
+//! A run: a scenario, the steps taken in it, and a snapshot after each, so stepping
+//! back is exact and acting while stepped back forks the run from there.
+
+use super::action::Action;
+use super::event::Event;
+use super::scenario::{Scenario, Variant};
+use super::world::{ActionError, World};
+use serde::{Deserialize, Serialize};
+
+/// What produced a frame.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Entry {
+    Start,
+    /// The i-th step of the script.
+    Script(usize),
+    /// Something the user did.
+    User(Action),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frame {
+    pub world: World,
+    /// Events `..events_end` of the run's log happened up to this frame.
+    pub events_end: usize,
+    pub entry: Entry,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// The scenario with the chosen variant's settings applied.
+    pub scenario: Scenario,
+    pub variant: Option<String>,
+    frames: Vec<Frame>,
+    cursor: usize,
+    events: Vec<Event>,
+}
+
+impl Run {
+    /// A run at step 0. `variant` names one of the scenario's variants (or none: the scenario as written).
+    pub fn new(base: &Scenario, variant: Option<&Variant>) -> Run {
+        let scenario = match variant {
+            Some(v) => base.with_variant(v),
+            None => base.clone(),
+        };
+        let world = World::new(&scenario);
+        Run {
+            scenario,
+            variant: variant.map(|v| v.name.clone()),
+            frames: vec![Frame { world, events_end: 0, entry: Entry::Start }],
+            cursor: 0,
+            events: Vec::new(),
+        }
+    }
+
+    pub fn world(&self) -> &World {
+        &self.frames[self.cursor].world
+    }
+
+    /// Events up to the current step.
+    pub fn events(&self) -> &[Event] {
+        &self.events[..self.frames[self.cursor].events_end]
+    }
+
+    /// Events of the current step alone.
+    pub fn last_step_events(&self) -> &[Event] {
+        let end = self.frames[self.cursor].events_end;
+        let start = if self.cursor == 0 { 0 } else { self.frames[self.cursor - 1].events_end };
+        &self.events[start..end]
+    }
+
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// Steps taken so far (frames after the start), including ones stepped back over.
+    pub fn len(&self) -> usize {
+        self.frames.len() - 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn entry(&self, i: usize) -> Option<&Entry> {
+        self.frames.get(i).map(|f| &f.entry)
+    }
+
+    pub fn current_entry(&self) -> &Entry {
+        &self.frames[self.cursor].entry
+    }
+
+    /// The world after step `i` (0 is the start).
+    pub fn world_at(&self, i: usize) -> Option<&World> {
+        self.frames.get(i).map(|f| &f.world)
+    }
+
+    /// The user actions of the current branch, in order: with the scenario, they reproduce it.
+    pub fn user_actions(&self) -> Vec<(usize, Action)> {
+        self.frames[..=self.cursor]
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| match &f.entry {
+                Entry::User(a) => Some((i, a.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The script step the current frame came from, and its narration.
+    pub fn narration(&self) -> Option<&str> {
+        match self.current_entry() {
+            Entry::Script(i) => self.scenario.script.get(*i).map(|s| s.say.as_str()),
+            _ => None,
+        }
+    }
+
+    /// The next script step, unless the user has taken over on this branch.
+    pub fn next_script_step(&self) -> Option<usize> {
+        let mut next = 0;
+        for f in &self.frames[..=self.cursor] {
+            match f.entry {
+                Entry::Script(i) => next = i + 1,
+                Entry::User(_) => return None,
+                Entry::Start => {}
+            }
+        }
+        (next < self.scenario.script.len()).then_some(next)
+    }
+
+    /// The script has nothing more to say on this branch: the user is in charge.
+    pub fn taken_over(&self) -> bool {
+        self.next_script_step().is_none() && self.cursor == self.len()
+    }
+
+    /// Forward one step: redo a step stepped back over, or run the next script step.
+    /// Returns false at the end.
+    pub fn step_forward(&mut self) -> Result<bool, ActionError> {
+        if self.cursor < self.len() {
+            self.cursor += 1;
+            return Ok(true);
+        }
+        let Some(i) = self.next_script_step() else { return Ok(false) };
+        let actions = self.scenario.script[i].actions.clone();
+        self.push(&actions, Entry::Script(i)).map(|_| true)
+    }
+
+    pub fn step_back(&mut self) -> bool {
+        if self.cursor == 0 {
+            return false;
+        }
+        self.cursor -= 1;
+        true
+    }
+
+    pub fn seek(&mut self, i: usize) {
+        self.cursor = i.min(self.len());
+    }
+
+    /// Run the rest of the script.
+    pub fn run_script(&mut self) -> Result<(), ActionError> {
+        self.cursor = self.len();
+        while self.step_forward()? {}
+        Ok(())
+    }
+
+    /// A user action at the current step. Returns true when it forked the run (steps ahead discarded).
+    pub fn act(&mut self, action: Action) -> Result<bool, ActionError> {
+        let entry = Entry::User(action.clone());
+        self.push(&[action], entry)
+    }
+
+    fn push(&mut self, actions: &[Action], entry: Entry) -> Result<bool, ActionError> {
+        let mut world = self.world().clone();
+        let mut new_events = Vec::new();
+        for (k, a) in actions.iter().enumerate() {
+            let evs = world.step(a).map_err(|e| {
+                if actions.len() > 1 {
+                    ActionError(format!("action {} ({a}): {e}", k + 1))
+                } else {
+                    e
+                }
+            })?;
+            new_events.extend(evs);
+        }
+        let forked = self.cursor < self.len();
+        let end = self.frames[self.cursor].events_end;
+        self.frames.truncate(self.cursor + 1);
+        self.events.truncate(end);
+        self.events.extend(new_events);
+        self.frames.push(Frame { world, events_end: self.events.len(), entry });
+        self.cursor += 1;
+        Ok(forked)
+    }
+}

@@ -1,0 +1,352 @@
+//! Scenarios: the versioned, serialisable description of a world and its script.
+//!
+//! A preset is a scenario; so is a file the CLI reads or the app imports. Variants name
+//! the settings a scenario contrasts (a receiver policy, dedup on or off, a persisted
+//! coordinator or not) and what the run must show under each.
+
+use super::action::Action;
+use super::invariant::ViolationKind;
+use super::message::NetworkSpec;
+use super::request::Reason;
+use super::resource::{Policy, ResourceKind, ResourceOptions};
+use super::time::{Clock, Tick};
+use super::token::IssuerKind;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+pub const FORMAT_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub version: u32,
+    pub id: String,
+    pub title: String,
+    /// The group the scenario picker shows it under.
+    #[serde(default)]
+    pub theme: String,
+    #[serde(default)]
+    pub summary: String,
+    #[serde(default)]
+    pub seed: u64,
+    /// The receiver policy of every fenceable resource that does not fix its own.
+    #[serde(default = "default_policy")]
+    pub policy: Policy,
+    #[serde(default)]
+    pub network: NetworkSpec,
+    #[serde(default)]
+    pub coordinator: CoordinatorSpec,
+    pub locks: Vec<LockSpec>,
+    pub workers: Vec<WorkerSpec>,
+    pub resources: Vec<ResourceSpec>,
+    #[serde(default)]
+    pub script: Vec<Step>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variants: Vec<Variant>,
+}
+
+fn default_policy() -> Policy {
+    Policy::HighestSeen
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CoordinatorSpec {
+    #[serde(default)]
+    pub clock: Clock,
+    /// Whether a restart keeps the lock table and counters.
+    #[serde(default = "yes")]
+    pub persist: bool,
+    #[serde(default = "one")]
+    pub replicas: usize,
+}
+
+fn one() -> usize {
+    1
+}
+
+impl Default for CoordinatorSpec {
+    fn default() -> Self {
+        CoordinatorSpec { clock: Clock::default(), persist: true, replicas: 1 }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LockSpec {
+    pub name: String,
+    /// Lease duration, judged by each node's clock.
+    pub ttl: Tick,
+    #[serde(default)]
+    pub issuer: IssuerKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkerSpec {
+    pub name: String,
+    #[serde(default)]
+    pub clock: Clock,
+    /// The lock it acquires by default (the first lock when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lock: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub omits_token: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub renew_every: Option<Tick>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResourceSpec {
+    pub name: String,
+    /// Its authority domain (the first lock when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lock: Option<String>,
+    pub kind: ResourceKind,
+    /// A policy of its own, whatever the scenario's policy is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<Policy>,
+    #[serde(default)]
+    pub options: ResourceOptions,
+}
+
+/// One narrated step of a script: what happens, and what to say about it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    pub say: String,
+    #[serde(rename = "do")]
+    pub actions: Vec<Action>,
+}
+
+/// A setting the scenario contrasts, and what a run under it must show.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Variant {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<Policy>,
+    #[serde(default, skip_serializing_if = "Settings::is_empty")]
+    pub settings: Settings,
+    /// The outcome in plain words, shown beside the narration.
+    #[serde(default)]
+    pub outcome: String,
+    #[serde(default)]
+    pub expect: Expectation,
+}
+
+/// Overrides a variant applies on top of the scenario.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Settings {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub require_token: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bind_scope: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dedup: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transaction: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub persist: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub issuer: Option<IssuerKind>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ttl: Option<Tick>,
+}
+
+impl Settings {
+    pub fn is_empty(&self) -> bool {
+        *self == Settings::default()
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Expectation {
+    /// Named requests and how each must end.
+    pub requests: BTreeMap<String, ExpectedRequest>,
+    /// Violations that must be reported.
+    pub violations: Vec<ViolationKind>,
+    /// Violations that must not be reported.
+    pub absent: Vec<ViolationKind>,
+    /// Final values of resources.
+    pub values: BTreeMap<String, String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectedRequest {
+    pub outcome: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Reason>,
+}
+
+impl Scenario {
+    pub fn variant(&self, name: &str) -> Option<&Variant> {
+        self.variants.iter().find(|v| v.name == name)
+    }
+
+    /// The scenario with a variant's settings applied: what the world is built from.
+    pub fn with_variant(&self, v: &Variant) -> Scenario {
+        let mut s = self.clone();
+        if let Some(p) = v.policy {
+            s.policy = p;
+        }
+        let set = &v.settings;
+        for r in &mut s.resources {
+            if let Some(x) = set.require_token {
+                r.options.require_token = x;
+            }
+            if let Some(x) = set.bind_scope {
+                r.options.bind_scope = x;
+            }
+            if let Some(x) = set.dedup {
+                r.options.dedup = x;
+            }
+        }
+        if let Some(x) = set.persist {
+            s.coordinator.persist = x;
+        }
+        for l in &mut s.locks {
+            if let Some(i) = &set.issuer {
+                l.issuer = i.clone();
+            }
+            if let Some(t) = set.ttl {
+                l.ttl = t;
+            }
+        }
+        if let Some(x) = set.transaction {
+            for step in &mut s.script {
+                for a in &mut step.actions {
+                    if let Action::Write { write, .. } | Action::Prepare { write, .. } = a {
+                        if write.to.len() > 1 {
+                            write.transaction = x;
+                        }
+                    }
+                }
+            }
+        }
+        s
+    }
+
+    /// Every script action, with the path a file error would name.
+    pub fn script_actions(&self) -> impl Iterator<Item = (String, &Action)> {
+        self.script.iter().enumerate().flat_map(|(i, st)| {
+            st.actions.iter().enumerate().map(move |(j, a)| (format!("script[{i}].do[{j}]"), a))
+        })
+    }
+
+    /// Checks a parsed scenario for what its types cannot say: version, names, references.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.version != FORMAT_VERSION {
+            return Err(format!(
+                "version: this build reads scenario format {FORMAT_VERSION}, the file says {}",
+                self.version
+            ));
+        }
+        if self.locks.is_empty() {
+            return Err("locks: a scenario needs at least one lock".into());
+        }
+        if self.network.delay == 0 {
+            return Err("network.delay: must be at least 1 tick".into());
+        }
+        let lock_ok = |l: &str| self.locks.iter().any(|x| x.name == l);
+        let worker_ok = |w: &str| self.workers.iter().any(|x| x.name == w);
+        let resource_ok = |r: &str| self.resources.iter().any(|x| x.name == r);
+        unique("locks", self.locks.iter().map(|l| &l.name))?;
+        unique("workers", self.workers.iter().map(|w| &w.name))?;
+        unique("resources", self.resources.iter().map(|r| &r.name))?;
+        for (i, w) in self.workers.iter().enumerate() {
+            if w.name == "coordinator" || w.name == "network" {
+                return Err(format!("workers[{i}].name: “{}” is reserved", w.name));
+            }
+            if let Some(l) = w.lock.as_deref().filter(|l| !lock_ok(l)) {
+                return Err(format!("workers[{i}].lock: no lock named “{l}”"));
+            }
+        }
+        for (i, r) in self.resources.iter().enumerate() {
+            if let Some(l) = r.lock.as_deref().filter(|l| !lock_ok(l)) {
+                return Err(format!("resources[{i}].lock: no lock named “{l}”"));
+            }
+        }
+        for (path, a) in self.script_actions() {
+            if let Some(w) = a.worker().filter(|w| !worker_ok(w)) {
+                return Err(format!("{path}.worker: no worker named “{w}”"));
+            }
+            match a {
+                Action::Acquire { lock: Some(l), .. } if !lock_ok(l) => {
+                    return Err(format!("{path}.lock: no lock named “{l}”"));
+                }
+                Action::Write { write, .. } | Action::Prepare { write, .. } => {
+                    if write.to.is_empty() {
+                        return Err(format!("{path}.write.to: names no resource"));
+                    }
+                    for (k, r) in write.to.iter().enumerate() {
+                        if !resource_ok(r) {
+                            return Err(format!("{path}.write.to[{k}]: no resource named “{r}”"));
+                        }
+                    }
+                }
+                Action::ClockJump { node, .. } if node != "coordinator" && !worker_ok(node) => {
+                    return Err(format!("{path}.node: no worker named “{node}” (nor the coordinator)"));
+                }
+                Action::CompleteWrite { resource: r, .. }
+                | Action::ResourceBackup { resource: r }
+                | Action::ResourceRestore { resource: r }
+                | Action::ResourceRestart { resource: r }
+                    if !resource_ok(r) =>
+                {
+                    return Err(format!("{path}.resource: no resource named “{r}”"));
+                }
+                _ => {}
+            }
+        }
+        for (i, v) in self.variants.iter().enumerate() {
+            for r in v.expect.values.keys() {
+                if !resource_ok(r) {
+                    return Err(format!("variants[{i}].expect.values.{r}: no resource named “{r}”"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Parse and validate a scenario file, naming the JSON path of the first problem.
+    pub fn from_json(text: &str) -> Result<Scenario, String> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let s: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            if path == "." || path.is_empty() {
+                format!("{inner}")
+            } else {
+                format!("{path}: {inner}")
+            }
+        })?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a scenario always serialises")
+    }
+}
+
+fn unique<'a>(what: &str, names: impl Iterator<Item = &'a String>) -> Result<(), String> {
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, n) in names.enumerate() {
+        if n.is_empty() {
+            return Err(format!("{what}[{i}].name: must not be empty"));
+        }
+        if !seen.insert(n) {
+            return Err(format!("{what}[{i}].name: “{n}” is used twice"));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,829 @@
+//! The world: every node, the network and the checker's ghost state, as one value.
+//!
+//! `World::step(action)` is the only way anything happens. It validates the action
+//! first, so a refused action leaves the world untouched, then runs node handlers and
+//! performs the effects they return, and checks the invariants as resources change.
+
+use super::action::{Action, MsgSel};
+use super::coordinator::{Coordinator, LockState};
+use super::effect::{Effect, Note, Out};
+use super::event::{Event, EventKind, Metrics};
+use super::invariant::{Ghost, Violation, ViolationKind};
+use super::message::{Envelope, Message, Network, Node};
+use super::request::{Outcome, Reason, Request};
+use super::resource::{Policy, Resource, ResourceKind, Verdict};
+use super::rng::Rng;
+use super::scenario::Scenario;
+use super::time::Tick;
+use super::token::Issuer;
+use super::worker::{Status, Worker, WriteSpec};
+use serde::{Deserialize, Serialize};
+use std::collections::hash_map::DefaultHasher;
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
+
+/// Two or more workers believing they hold one lock over a span of true time.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Overlap {
+    pub lock: String,
+    pub workers: Vec<String>,
+    pub from: Tick,
+    pub to: Tick,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct World {
+    pub now: Tick,
+    pub rng: Rng,
+    pub coordinator: Coordinator,
+    pub workers: Vec<Worker>,
+    pub resources: Vec<Resource>,
+    pub network: Network,
+    pub ghost: Ghost,
+    pub overlaps: Vec<Overlap>,
+    pub metrics: Metrics,
+    /// How many of the ghost's violations are already in the event log.
+    pub violations_logged: usize,
+}
+
+/// Why an action was refused. The world is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionError(pub String);
+
+impl std::fmt::Display for ActionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn refuse<T>(why: impl Into<String>) -> Result<T, ActionError> {
+    Err(ActionError(why.into()))
+}
+
+impl World {
+    /// Build the initial world. The scenario must have passed `validate`.
+    pub fn new(s: &Scenario) -> World {
+        let first_lock = s.locks[0].name.clone();
+        let mut locks = BTreeMap::new();
+        for l in &s.locks {
+            let fenced = s
+                .resources
+                .iter()
+                .filter(|r| r.lock.as_deref().unwrap_or(&first_lock) == l.name)
+                .filter(|r| r.kind.can_fence() && r.policy.unwrap_or(s.policy) == Policy::FenceOnAcquire)
+                .map(|r| r.name.clone())
+                .collect();
+            locks.insert(
+                l.name.clone(),
+                LockState {
+                    name: l.name.clone(),
+                    ttl: l.ttl,
+                    issuer: Issuer::new(l.issuer.clone()),
+                    holder: None,
+                    pending: None,
+                    queue: Vec::new(),
+                    fenced,
+                },
+            );
+        }
+        let replicas = match s.locks[0].issuer {
+            super::token::IssuerKind::IndependentCounters { replicas, .. } => replicas.max(s.coordinator.replicas),
+            _ => s.coordinator.replicas,
+        };
+        let mut coordinator = Coordinator {
+            clock: s.coordinator.clock.clone(),
+            persist: s.coordinator.persist,
+            replica: 0,
+            replicas: replicas.max(1),
+            locks,
+            backup: None,
+        };
+        coordinator.take_backup();
+        let workers = s
+            .workers
+            .iter()
+            .map(|w| Worker {
+                name: w.name.clone(),
+                clock: w.clock.clone(),
+                status: Status::Running,
+                lock: w.lock.clone().unwrap_or_else(|| first_lock.clone()),
+                omits_token: w.omits_token,
+                renew_every: w.renew_every,
+                partitioned: false,
+                lease: None,
+                acquire_sent_local: None,
+                renew_sent_local: None,
+                renewed_at_local: None,
+                prepared: Vec::new(),
+                last_sent: Vec::new(),
+                inbox: Vec::new(),
+                seq: 0,
+            })
+            .collect();
+        let resources = s
+            .resources
+            .iter()
+            .map(|r| {
+                let policy = if r.kind.can_fence() { r.policy.unwrap_or(s.policy) } else { Policy::Unfenced };
+                Resource::new(
+                    &r.name,
+                    r.lock.as_deref().unwrap_or(&first_lock),
+                    r.kind.clone(),
+                    policy,
+                    r.options.clone(),
+                )
+            })
+            .collect();
+        World {
+            now: 0,
+            rng: Rng::new(s.seed),
+            coordinator,
+            workers,
+            resources,
+            network: Network::new(s.network.clone()),
+            ghost: Ghost::default(),
+            overlaps: Vec::new(),
+            metrics: Metrics::default(),
+            violations_logged: 0,
+        }
+    }
+
+    /// A stable digest of the whole state, for deduplication and determinism checks.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        self.hash(&mut h);
+        h.finish()
+    }
+
+    pub fn worker(&self, name: &str) -> Option<&Worker> {
+        self.workers.iter().find(|w| w.name == name)
+    }
+
+    pub fn resource(&self, name: &str) -> Option<&Resource> {
+        self.resources.iter().find(|r| r.name == name)
+    }
+
+    fn wi(&self, name: &str) -> Result<usize, ActionError> {
+        match self.workers.iter().position(|w| w.name == name) {
+            Some(i) => Ok(i),
+            None => refuse(format!("no worker named “{name}”")),
+        }
+    }
+
+    fn ri(&self, name: &str) -> Result<usize, ActionError> {
+        match self.resources.iter().position(|r| r.name == name) {
+            Some(i) => Ok(i),
+            None => refuse(format!("no resource named “{name}”")),
+        }
+    }
+
+    /// The in-flight message a selector picks.
+    pub fn select(&self, sel: &MsgSel) -> Result<u32, ActionError> {
+        let found = self.network.in_flight.iter().find(|e| {
+            sel.id.is_none_or(|i| e.id == i)
+                && sel.request.as_deref().is_none_or(|r| e.msg.request() == Some(r))
+                && sel.kind.is_none_or(|k| e.msg.kind() == k)
+                && sel.from.as_deref().is_none_or(|f| e.from.name() == f)
+                && sel.to.as_deref().is_none_or(|t| e.to.name() == t)
+        });
+        match found {
+            Some(e) => Ok(e.id),
+            None => refuse(format!("no message in flight matches {sel}")),
+        }
+    }
+
+    /// Whether `action` may be taken now, and if not, why.
+    pub fn check(&self, action: &Action) -> Result<(), ActionError> {
+        use Action::*;
+        if let Some(name) = action.worker() {
+            let w = &self.workers[self.wi(name)?];
+            let needs_running = !matches!(action, Resume { .. } | Restart { .. } | Crash { .. } | Partition { .. } | Heal { .. });
+            match (&w.status, needs_running) {
+                (Status::Paused { .. }, true) => return refuse(format!("{name} is paused and executes nothing")),
+                (Status::Crashed, true) => return refuse(format!("{name} has crashed; restart it first")),
+                _ => {}
+            }
+        }
+        match action {
+            Acquire { worker, lock } => {
+                let lock = lock.clone().unwrap_or_else(|| self.workers[self.wi(worker).unwrap_or(0)].lock.clone());
+                if !self.coordinator.locks.contains_key(&lock) {
+                    return refuse(format!("no lock named “{lock}”"));
+                }
+            }
+            Prepare { write, .. } | Write { write, .. } => self.check_write(write)?,
+            Send { worker } if self.worker(worker).is_some_and(|w| w.prepared.is_empty()) => {
+                return refuse(format!("{worker} has nothing prepared"));
+            }
+            Retry { worker } if self.worker(worker).is_some_and(|w| w.last_sent.is_empty()) => {
+                return refuse(format!("{worker} has sent nothing to retry"));
+            }
+            Renew { worker } | Release { worker } if self.worker(worker).is_some_and(|w| w.lease.is_none()) => {
+                return refuse(format!("{worker} holds no lease"));
+            }
+            Resume { worker } if !matches!(self.worker(worker).map(|w| &w.status), Some(Status::Paused { .. })) => {
+                return refuse(format!("{worker} is not paused"));
+            }
+            Restart { worker } if self.worker(worker).is_some_and(|w| w.status != Status::Crashed) => {
+                return refuse(format!("{worker} has not crashed"));
+            }
+            Crash { worker } if self.worker(worker).is_some_and(|w| w.status == Status::Crashed) => {
+                return refuse(format!("{worker} has already crashed"));
+            }
+            ClockJump { node, .. } if node != "coordinator" => {
+                self.wi(node)?;
+            }
+            Deliver { msg } | Hold { msg, .. } | Drop { msg } | Duplicate { msg } => {
+                self.select(msg)?;
+            }
+            CompleteWrite { resource, request } => {
+                let r = &self.resources[self.ri(resource)?];
+                let found = match request {
+                    Some(id) => r.checked.iter().any(|q| &q.id == id),
+                    None => !r.checked.is_empty(),
+                };
+                if !found {
+                    return refuse(format!("{resource} has no checked write waiting"));
+                }
+            }
+            Advance { ticks } if *ticks == 0 || *ticks > 100_000 => {
+                return refuse("advance takes 1 to 100000 ticks");
+            }
+            CoordinatorRestore if self.coordinator.backup.is_none() => return refuse("the coordinator has no backup"),
+            ResourceBackup { resource } | ResourceRestore { resource } | ResourceRestart { resource } => {
+                self.ri(resource)?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn check_write(&self, write: &WriteSpec) -> Result<(), ActionError> {
+        if write.to.is_empty() {
+            return refuse("a write needs at least one resource");
+        }
+        for r in &write.to {
+            self.ri(r)?;
+        }
+        Ok(())
+    }
+
+    /// Take one action. Returns the events it caused; on error nothing changed.
+    pub fn step(&mut self, action: &Action) -> Result<Vec<Event>, ActionError> {
+        self.check(action)?;
+        let mut log = Vec::new();
+        self.apply(action, &mut log);
+        self.note_overlaps();
+        for e in &log {
+            self.metrics.count(&e.kind);
+        }
+        Ok(log)
+    }
+
+    fn apply(&mut self, action: &Action, log: &mut Vec<Event>) {
+        use Action::*;
+        let now = self.now;
+        match action {
+            Acquire { worker, lock } => {
+                let i = self.wi(worker).expect("checked");
+                let lock = lock.clone().unwrap_or_else(|| self.workers[i].lock.clone());
+                self.with_worker(i, log, |w, out| w.acquire(&lock, now, out));
+            }
+            Prepare { worker, write } => {
+                let i = self.wi(worker).expect("checked");
+                self.with_worker(i, log, |w, out| w.prepare(write, out));
+            }
+            Send { worker } => {
+                let i = self.wi(worker).expect("checked");
+                self.with_worker(i, log, |w, out| w.send_prepared(out));
+            }
+            Write { worker, write } => {
+                let i = self.wi(worker).expect("checked");
+                self.with_worker(i, log, |w, out| {
+                    w.prepare(write, out);
+                    w.send_prepared(out);
+                });
+            }
+            Retry { worker } => {
+                let i = self.wi(worker).expect("checked");
+                self.with_worker(i, log, |w, out| w.retry(out));
+            }
+            Renew { worker } => {
+                let i = self.wi(worker).expect("checked");
+                self.with_worker(i, log, |w, out| w.renew(now, out));
+            }
+            Release { worker } => {
+                let i = self.wi(worker).expect("checked");
+                self.with_worker(i, log, |w, out| w.release(out));
+            }
+            Pause { worker, ticks } => {
+                let i = self.wi(worker).expect("checked");
+                let until = ticks.map(|t| now + t);
+                self.with_worker(i, log, |w, out| w.pause(until, out));
+            }
+            Resume { worker } => {
+                let i = self.wi(worker).expect("checked");
+                self.with_worker(i, log, |w, out| w.resume(now, out));
+            }
+            Crash { worker } => {
+                let i = self.wi(worker).expect("checked");
+                self.with_worker(i, log, |w, out| w.crash(out));
+            }
+            Restart { worker } => {
+                let i = self.wi(worker).expect("checked");
+                self.with_worker(i, log, |w, out| w.restart(out));
+            }
+            Partition { worker } | Heal { worker } => {
+                let i = self.wi(worker).expect("checked");
+                let cut = matches!(action, Partition { .. });
+                self.workers[i].partitioned = cut;
+                let kind = if cut { EventKind::Partitioned } else { EventKind::Healed };
+                self.push(log, worker, Note::new(kind), None);
+            }
+            ClockJump { node, by } => {
+                let reads = if node == "coordinator" {
+                    self.coordinator.clock.jump(*by);
+                    self.coordinator.local(now)
+                } else {
+                    let i = self.wi(node).expect("checked");
+                    self.workers[i].clock.jump(*by);
+                    self.workers[i].local(now)
+                };
+                self.push(log, node, Note::new(EventKind::ClockJumped { by: *by, reads }), None);
+            }
+            Deliver { msg } => {
+                let id = self.select(msg).expect("checked");
+                self.deliver(id, log);
+            }
+            Hold { msg, until } => {
+                let id = self.select(msg).expect("checked");
+                let e = self.network.in_flight.iter_mut().find(|e| e.id == id).expect("selected");
+                e.hold = until.map_or(super::message::Hold::Forever, super::message::Hold::Until);
+                let note = Note::new(EventKind::Held { until: *until });
+                self.push(log, "network", note, Some(id));
+            }
+            Drop { msg } => {
+                let id = self.select(msg).expect("checked");
+                let e = self.network.take(id).expect("selected");
+                self.note_dropped(log, &e, "dropped by the network");
+            }
+            Duplicate { msg } => {
+                let id = self.select(msg).expect("checked");
+                let copy = self.network.duplicate(id).expect("selected");
+                self.push(log, "network", Note::new(EventKind::Duplicated { copy }), Some(id));
+            }
+            CompleteWrite { resource, request } => {
+                let ri = self.ri(resource).expect("checked");
+                let id = request.clone().unwrap_or_else(|| self.resources[ri].checked[0].id.clone());
+                self.complete_write(ri, &id, log);
+            }
+            Advance { ticks } => {
+                for _ in 0..*ticks {
+                    self.tick(log);
+                }
+            }
+            CoordinatorBackup => {
+                self.coordinator.take_backup();
+                self.push(log, "coordinator", Note::new(EventKind::CoordinatorBackedUp), None);
+            }
+            CoordinatorRestart { persist } => {
+                let persisted = persist.unwrap_or(self.coordinator.persist);
+                self.coordinator.restart(persisted);
+                self.push(log, "coordinator", Note::new(EventKind::CoordinatorRestarted { persisted }), None);
+            }
+            CoordinatorRestore => {
+                self.coordinator.restore();
+                self.push(log, "coordinator", Note::new(EventKind::CoordinatorRestored), None);
+            }
+            CoordinatorFailover => {
+                self.coordinator.fail_over();
+                let replica = self.coordinator.replica;
+                self.push(log, "coordinator", Note::new(EventKind::FailedOver { replica }), None);
+            }
+            ResourceBackup { resource } => {
+                let ri = self.ri(resource).expect("checked");
+                self.resources[ri].take_backup();
+                let note = Note::new(EventKind::ResourceBackedUp { resource: resource.clone() });
+                self.push(log, resource, note, None);
+            }
+            ResourceRestore { resource } => {
+                let ri = self.ri(resource).expect("checked");
+                self.resources[ri].restore();
+                let r = &self.resources[ri];
+                let note = Note::new(EventKind::ResourceRestored {
+                    resource: resource.clone(),
+                    highest: r.data.highest.clone(),
+                    value: r.data.value.clone(),
+                });
+                // The checker keeps its memory: the newer owner's write did happen, even if the restore undid it.
+                self.push(log, resource, note, None);
+            }
+            ResourceRestart { resource } => {
+                let ri = self.ri(resource).expect("checked");
+                let lost_checks = self.resources[ri].restart();
+                let note = Note::new(EventKind::ResourceRestarted { resource: resource.clone(), lost_checks });
+                self.push(log, resource, note, None);
+            }
+        }
+    }
+
+    /// One tick of true time: deliveries due, unfinished check-then-writes, every clock.
+    fn tick(&mut self, log: &mut Vec<Event>) {
+        self.now += 1;
+        let now = self.now;
+        let finishing: Vec<(usize, String)> = self
+            .resources
+            .iter()
+            .enumerate()
+            .flat_map(|(i, r)| r.checked.iter().map(move |q| (i, q.id.clone())))
+            .collect();
+        for (ri, id) in finishing {
+            self.complete_write(ri, &id, log);
+        }
+        while let Some(id) = self.network.next_due(now) {
+            self.deliver(id, log);
+        }
+        let mut out = Out::default();
+        self.coordinator.tick(now, &mut self.ghost, &mut out);
+        self.perform(Node::Coordinator, out, log);
+        for i in 0..self.workers.len() {
+            self.with_worker(i, log, |w, out| w.tick(now, out));
+        }
+    }
+
+    fn with_worker(&mut self, i: usize, log: &mut Vec<Event>, f: impl FnOnce(&mut Worker, &mut Out)) {
+        let mut out = Out::default();
+        f(&mut self.workers[i], &mut out);
+        let node = Node::Worker(self.workers[i].name.clone());
+        self.perform(node, out, log);
+    }
+
+    /// Carry out a handler's effects: send its messages, log its notes.
+    fn perform(&mut self, from: Node, out: Out, log: &mut Vec<Event>) {
+        for eff in out.0 {
+            match eff {
+                Effect::Emit(note) => self.push(log, from.name(), note, None),
+                Effect::Send { to, msg } => self.send(from.clone(), to, msg, log),
+            }
+        }
+    }
+
+    fn send(&mut self, from: Node, to: Node, msg: Message, log: &mut Vec<Event>) {
+        let mut note = Note::new(EventKind::Sent { to: to.name().to_string(), what: msg.describe() })
+            .maybe_token(msg.token());
+        note.request = msg.request().map(str::to_string);
+        if let Message::Write(r) = &msg {
+            note.op_id = Some(r.op_id.clone());
+            note.generation = r.grant.as_ref().map(|g| g.1);
+        }
+        if let Message::Granted { generation, .. } = &msg {
+            note.generation = Some(*generation);
+        }
+        let cut = match (&from, &to) {
+            (Node::Worker(w), Node::Coordinator) | (Node::Coordinator, Node::Worker(w)) => {
+                self.worker(w).is_some_and(|w| w.partitioned)
+            }
+            _ => false,
+        };
+        let id = self.network.send(from.clone(), to, msg, self.now, &mut self.rng);
+        self.push(log, from.name(), note, Some(id));
+        if cut {
+            let e = self.network.take(id).expect("just sent");
+            self.note_dropped(log, &e, "partitioned from the coordinator");
+        }
+    }
+
+    fn note_dropped(&mut self, log: &mut Vec<Event>, e: &Envelope, why: &str) {
+        let mut note = Note::new(EventKind::Dropped { why: why.to_string() }).maybe_token(e.msg.token());
+        note.request = e.msg.request().map(str::to_string);
+        self.push(log, "network", note, Some(e.id));
+    }
+
+    fn push(&mut self, log: &mut Vec<Event>, actor: &str, note: Note, message: Option<u32>) {
+        log.push(Event {
+            tick: self.now,
+            actor: actor.to_string(),
+            kind: note.kind,
+            token: note.token,
+            generation: note.generation,
+            op_id: note.op_id,
+            request: note.request,
+            message,
+        });
+    }
+
+    fn deliver(&mut self, id: u32, log: &mut Vec<Event>) {
+        let Some(env) = self.network.take(id) else { return };
+        let now = self.now;
+        let mut note = Note::new(EventKind::Delivered { to: env.to.name().to_string(), what: env.msg.describe() })
+            .maybe_token(env.msg.token());
+        note.request = env.msg.request().map(str::to_string);
+        self.push(log, "network", note, Some(id));
+        match env.to {
+            Node::Coordinator => {
+                let mut out = Out::default();
+                self.coordinator.receive(now, env.from.name(), env.msg, &mut self.ghost, &mut out);
+                self.perform(Node::Coordinator, out, log);
+            }
+            Node::Worker(ref name) => {
+                let Some(i) = self.workers.iter().position(|w| &w.name == name) else { return };
+                if self.workers[i].status == Status::Crashed {
+                    let note = Note::new(EventKind::LostAtCrashedNode { to: name.clone() });
+                    self.push(log, "network", note, Some(id));
+                    return;
+                }
+                self.with_worker(i, log, |w, out| w.receive(now, env.msg, out));
+            }
+            Node::Resource(ref name) => {
+                let Some(ri) = self.resources.iter().position(|r| &r.name == name) else { return };
+                match env.msg {
+                    Message::Write(req) if req.targets.len() > 1 => self.transaction(ri, req, log),
+                    Message::Write(req) => {
+                        let v = self.resources[ri].receive(&req);
+                        self.settle(ri, &req, v, log);
+                    }
+                    Message::Fence { lock, token } => {
+                        self.resources[ri].fence(&token);
+                        let note = Note::new(EventKind::FenceRegistered {
+                            resource: name.clone(),
+                            highest: self.resources[ri].data.highest.clone(),
+                        })
+                        .token(&token);
+                        self.push(log, name, note, None);
+                        let from = Node::Resource(name.clone());
+                        self.send(from, Node::Coordinator, Message::FenceAck { lock, token }, log);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn complete_write(&mut self, ri: usize, id: &str, log: &mut Vec<Event>) {
+        if let Some((req, v)) = self.resources[ri].complete(id) {
+            self.settle(ri, &req, v, log);
+        }
+    }
+
+    /// One write covering several resources: every fence checked, then all applied or none.
+    fn transaction(&mut self, first: usize, req: Request, log: &mut Vec<Event>) {
+        let idx: Vec<usize> = req
+            .targets
+            .iter()
+            .filter_map(|t| self.resources.iter().position(|r| &r.name == t))
+            .collect();
+        let refusal = idx.iter().find_map(|&i| self.resources[i].judge(&req).err());
+        match refusal {
+            Some(v) => {
+                for &i in &idx {
+                    self.log_verdict(i, &req, &v, log);
+                    self.check_rejected(i, &req, &v);
+                }
+                self.flush_violations(log);
+                self.reply(first, &req, v.outcome(), log);
+            }
+            None => {
+                for &i in &idx {
+                    let v = self.resources[i].apply(&req);
+                    self.log_verdict(i, &req, &v, log);
+                    self.check_applied(i, &req, &v, log);
+                }
+                if let Some(&i) = idx.first() {
+                    self.resources[i].data.results.insert(req.op_id.clone(), Outcome::Accepted);
+                }
+                self.reply(first, &req, Outcome::Accepted, log);
+            }
+        }
+    }
+
+    /// Log a verdict, check the invariants it touches, and answer the sender.
+    fn settle(&mut self, ri: usize, req: &Request, v: Verdict, log: &mut Vec<Event>) {
+        self.log_verdict(ri, req, &v, log);
+        match &v {
+            Verdict::Checked => return,
+            Verdict::Applied { .. } => self.check_applied(ri, req, &v, log),
+            _ => self.check_rejected(ri, req, &v),
+        }
+        self.flush_violations(log);
+        self.reply(ri, req, v.outcome(), log);
+    }
+
+    fn reply(&mut self, ri: usize, req: &Request, outcome: Outcome, log: &mut Vec<Event>) {
+        let from = Node::Resource(self.resources[ri].name.clone());
+        let to = Node::Worker(req.from.clone());
+        self.send(from, to, Message::Reply { request: req.id.clone(), outcome }, log);
+    }
+
+    fn log_verdict(&mut self, ri: usize, req: &Request, v: &Verdict, log: &mut Vec<Event>) {
+        let r = &self.resources[ri];
+        let resource = r.name.clone();
+        let kind = match v {
+            Verdict::Applied { no_op } => EventKind::WriteAccepted {
+                resource: resource.clone(),
+                highest: r.data.highest.clone(),
+                value: r.data.value.clone(),
+                no_op: *no_op,
+            },
+            Verdict::Rejected(reason) => EventKind::WriteRejected {
+                resource: resource.clone(),
+                reason: *reason,
+                highest: r.data.highest.clone(),
+            },
+            Verdict::Replayed(o) => EventKind::WriteReplayed { resource: resource.clone(), recorded: o.word().into() },
+            Verdict::Checked => EventKind::CheckPassed { resource: resource.clone() },
+        };
+        let mut note = Note::new(kind).maybe_token(req.token.as_ref()).generation(req.grant.as_ref().map(|g| g.1));
+        note.op_id = Some(req.op_id.clone());
+        note.request = Some(req.id.clone());
+        self.push(log, &resource, note, None);
+    }
+
+    /// The true generation a request acted under, as seen from this resource's lock (0: none).
+    fn generation_at(&self, ri: usize, req: &Request) -> u32 {
+        match &req.grant {
+            Some((lock, g)) if *lock == self.resources[ri].lock => *g,
+            _ => 0,
+        }
+    }
+
+    fn check_applied(&mut self, ri: usize, req: &Request, v: &Verdict, log: &mut Vec<Event>) {
+        if matches!(v, Verdict::Applied { no_op: true }) {
+            return;
+        }
+        let r = &self.resources[ri];
+        let name = r.name.clone();
+        let fenceable = r.kind.can_fence();
+        let lock = r.lock.clone();
+        let g = self.generation_at(ri, req);
+        if fenceable {
+            let newest = self.ghost.newest_applied.get(&name).cloned();
+            let latest = self.ghost.latest_grant.get(&lock).copied().unwrap_or(0);
+            match &newest {
+                Some((n, by)) if g < *n => self.violate(
+                    ViolationKind::StaleOverwrite,
+                    &name,
+                    req,
+                    Some(by.clone()),
+                    format!("{} wrote under grant #{g} after {by} (grant #{n}) had written", req.id),
+                ),
+                _ if g < latest => self.violate(
+                    ViolationKind::SupersededWrite,
+                    &name,
+                    req,
+                    None,
+                    format!("{} wrote under grant #{g} after grant #{latest} was issued", req.id),
+                ),
+                _ => {}
+            }
+            if newest.as_ref().is_none_or(|(n, _)| g > *n) {
+                self.ghost.newest_applied.insert(name.clone(), (g, req.id.clone()));
+            }
+        }
+        if !self.ghost.executed.insert((name.clone(), req.op_id.clone())) {
+            let detail = format!("operation {} took effect at {name} again ({})", req.op_id, req.id);
+            self.violate(ViolationKind::DoubleExecution, &name, req, None, detail);
+        }
+        self.note_part(&name, req, true);
+        self.flush_violations(log);
+    }
+
+    fn check_rejected(&mut self, ri: usize, req: &Request, v: &Verdict) {
+        let name = self.resources[ri].name.clone();
+        if let Verdict::Rejected(reason) = v {
+            let lock = self.resources[ri].lock.clone();
+            let g = self.generation_at(ri, req);
+            let current = self.coordinator.holder(&lock).is_some_and(|h| h.generation == g && h.worker == req.from);
+            let latest = self.ghost.latest_grant.get(&lock).copied().unwrap_or(0);
+            if *reason == Reason::Stale && g > 0 && g == latest && current {
+                let detail = format!("{} holds the current lease yet its token was refused", req.from);
+                self.violate(ViolationKind::OwnerLockedOut, &name, req, None, detail);
+            }
+            self.note_part(&name, req, false);
+        }
+    }
+
+    /// Record how one part of a multi-object operation ended; report a partial application.
+    fn note_part(&mut self, resource: &str, req: &Request, applied: bool) {
+        if req.multi.is_empty() {
+            return;
+        }
+        let parts = self
+            .ghost
+            .multi
+            .entry(req.op_id.clone())
+            .or_insert_with(|| req.multi.iter().map(|r| (r.clone(), None)).collect());
+        parts.insert(resource.to_string(), Some(applied));
+        if parts.values().all(Option::is_some) {
+            let parts = self.ghost.multi.remove(&req.op_id).expect("present");
+            let done: Vec<&String> = parts.iter().filter(|(_, a)| **a == Some(true)).map(|(r, _)| r).collect();
+            if !done.is_empty() && done.len() < parts.len() {
+                let detail = format!(
+                    "operation {} changed {} but not the rest of {}",
+                    req.op_id,
+                    done.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
+                    parts.keys().cloned().collect::<Vec<_>>().join(" + ")
+                );
+                self.violate(ViolationKind::InconsistentObjects, resource, req, None, detail);
+            }
+        }
+    }
+
+    fn violate(&mut self, kind: ViolationKind, resource: &str, req: &Request, with: Option<String>, detail: String) {
+        self.ghost.violations.push(Violation {
+            kind,
+            tick: self.now,
+            resource: resource.to_string(),
+            request: req.id.clone(),
+            conflicts_with: with,
+            detail,
+        });
+    }
+
+    fn flush_violations(&mut self, log: &mut Vec<Event>) {
+        let start = self.violations_logged;
+        self.violations_logged = self.ghost.violations.len();
+        for v in self.ghost.violations[start..].to_vec() {
+            let mut note =
+                Note::new(EventKind::Violation { kind: v.kind, resource: v.resource.clone(), detail: v.detail.clone() });
+            note.request = Some(v.request.clone());
+            self.push(log, &v.resource, note, None);
+        }
+    }
+
+    fn note_overlaps(&mut self) {
+        let now = self.now;
+        for lock in self.coordinator.locks.keys() {
+            let believers: Vec<String> =
+                self.workers.iter().filter(|w| w.believes(lock)).map(|w| w.name.clone()).collect();
+            if believers.len() < 2 {
+                continue;
+            }
+            match self.overlaps.last_mut() {
+                Some(o) if &o.lock == lock && o.workers == believers && o.to + 1 >= now => o.to = now,
+                _ => self.overlaps.push(Overlap { lock: lock.clone(), workers: believers, from: now, to: now }),
+            }
+        }
+    }
+
+    /// Every action that could be taken now, as data: the explorer's choices and the sandbox's buttons.
+    pub fn enabled_actions(&self) -> Vec<Action> {
+        use Action::*;
+        let mut acts = Vec::new();
+        for e in &self.network.in_flight {
+            let msg = MsgSel::id(e.id);
+            acts.push(Deliver { msg: msg.clone() });
+            if !e.is_held(self.now) {
+                acts.push(Hold { msg: msg.clone(), until: None });
+            }
+            acts.push(Drop { msg: msg.clone() });
+            acts.push(Duplicate { msg });
+        }
+        for r in &self.resources {
+            for q in &r.checked {
+                acts.push(CompleteWrite { resource: r.name.clone(), request: Some(q.id.clone()) });
+            }
+        }
+        for w in &self.workers {
+            let worker = w.name.clone();
+            let target = self.resources.iter().find(|r| r.lock == w.lock).or(self.resources.first());
+            let mut candidates = vec![
+                Acquire { worker: worker.clone(), lock: None },
+                Send { worker: worker.clone() },
+                Retry { worker: worker.clone() },
+                Renew { worker: worker.clone() },
+                Release { worker: worker.clone() },
+                Pause { worker: worker.clone(), ticks: None },
+                Resume { worker: worker.clone() },
+                Crash { worker: worker.clone() },
+                Restart { worker: worker.clone() },
+            ];
+            if let Some(r) = target {
+                let write = WriteSpec {
+                    to: vec![r.name.clone()],
+                    op: super::request::Op::Set(format!("{worker}'s write {}", w.seq + 1)),
+                    op_id: None,
+                    label: None,
+                    transaction: false,
+                };
+                candidates.push(Write { worker: worker.clone(), write });
+            }
+            acts.extend(candidates.into_iter().filter(|a| self.check(a).is_ok()));
+        }
+        acts.push(Advance { ticks: 1 });
+        acts
+    }
+
+    /// Whether anything is still to happen without new input: messages in flight, checks unfinished.
+    pub fn is_quiet(&self) -> bool {
+        self.network.in_flight.is_empty() && self.resources.iter().all(|r| r.checked.is_empty())
+    }
+
+    pub fn has_violation(&self, kind: ViolationKind) -> bool {
+        self.ghost.has(kind)
+    }
+
+    /// The kind of resource, for display.
+    pub fn resource_kind(&self, name: &str) -> Option<&ResourceKind> {
+        self.resource(name).map(|r| &r.kind)
+    }
+}
