@@ -181,6 +181,13 @@ impl Report {
                 None => out.push(format!("{name}: no such resource")),
             }
         }
+        let metrics = serde_json::to_value(&self.metrics).expect("metrics serialise");
+        for (name, want) in &expect.metrics {
+            let got = metrics.get(name).and_then(|v| v.as_u64());
+            if got != Some(*want as u64) {
+                out.push(format!("metric {name}: expected {want}, got {got:?}"));
+            }
+        }
         out
     }
 }

@@ -78,7 +78,8 @@ pub enum ResourceKind {
     Account { balance: i64 },
     /// Displays whatever arrives; checks nothing.
     Email,
-    /// A third-party API whose only protection is a request-level idempotency key.
+    /// A third-party API that cannot check a token; its only protection is a request-level
+    /// idempotency key, which is `options.dedup` keyed by operation id.
     IdempotentApi,
     /// Immutable, content-addressed: a key is written once; writing the same content again changes nothing.
     ContentStore,
@@ -206,7 +207,7 @@ impl Resource {
     }
 
     fn dedups(&self) -> bool {
-        self.options.dedup || self.kind == ResourceKind::IdempotentApi
+        self.options.dedup
     }
 
     /// The fence alone: may this token write here now?

@@ -177,6 +177,8 @@ pub struct Expectation {
     pub absent: Vec<ViolationKind>,
     /// Final values of resources.
     pub values: BTreeMap<String, String>,
+    /// Final metric counts, by field name of `Metrics` (e.g. `business_failed`).
+    pub metrics: BTreeMap<String, u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -307,7 +309,13 @@ impl Scenario {
                 _ => {}
             }
         }
+        let metric_names = serde_json::to_value(super::event::Metrics::default()).expect("metrics serialise");
         for (i, v) in self.variants.iter().enumerate() {
+            for m in v.expect.metrics.keys() {
+                if metric_names.get(m).is_none() {
+                    return Err(format!("variants[{i}].expect.metrics.{m}: no metric named “{m}”"));
+                }
+            }
             for r in v.expect.values.keys() {
                 if !resource_ok(r) {
                     return Err(format!("variants[{i}].expect.values.{r}: no resource named “{r}”"));

@@ -236,15 +236,9 @@ impl World {
             Deliver { msg } | Hold { msg, .. } | Drop { msg } | Duplicate { msg } => {
                 self.select(msg)?;
             }
-            CompleteWrite { resource, request } => {
-                let r = &self.resources[self.ri(resource)?];
-                let found = match request {
-                    Some(id) => r.checked.iter().any(|q| &q.id == id),
-                    None => !r.checked.is_empty(),
-                };
-                if !found {
-                    return refuse(format!("{resource} has no checked write waiting"));
-                }
+            CompleteWrite { resource, .. } => {
+                // Nothing waiting is not an error: a script written for check-then-write runs under every policy.
+                self.ri(resource)?;
             }
             Advance { ticks } if *ticks == 0 || *ticks > 100_000 => {
                 return refuse("advance takes 1 to 100000 ticks");
@@ -374,8 +368,14 @@ impl World {
             }
             CompleteWrite { resource, request } => {
                 let ri = self.ri(resource).expect("checked");
-                let id = request.clone().unwrap_or_else(|| self.resources[ri].checked[0].id.clone());
-                self.complete_write(ri, &id, log);
+                let waiting = &self.resources[ri].checked;
+                let id = match request {
+                    Some(id) => waiting.iter().find(|q| &q.id == id).map(|q| q.id.clone()),
+                    None => waiting.first().map(|q| q.id.clone()),
+                };
+                if let Some(id) = id {
+                    self.complete_write(ri, &id, log);
+                }
             }
             Advance { ticks } => {
                 for _ in 0..*ticks {
