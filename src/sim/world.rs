@@ -449,6 +449,8 @@ impl World {
         for i in 0..self.workers.len() {
             self.with_worker(i, log, |w, out| w.tick(now, out));
         }
+        // Beliefs change inside a long advance too; record them every tick.
+        self.note_overlaps();
     }
 
     fn with_worker(&mut self, i: usize, log: &mut Vec<Event>, f: impl FnOnce(&mut Worker, &mut Out)) {

@@ -1,0 +1,92 @@
+# fencing-lab build / test entry points. On a fresh Debian machine `make serve` and
+# `make test` install what they need first (scripts/setup.sh; a second run installs nothing).
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+# Tools live in ~/.cargo/bin (trunk, wasm-bindgen, wasm-bindgen-test-runner) and in
+# tools/binaryen (wasm-opt from the npm package binaryen@132).
+export PATH := $(HOME)/.cargo/bin:$(CURDIR)/tools/binaryen/node_modules/.bin:$(CURDIR)/node_modules/.bin:$(PATH)
+export CHROMEDRIVER ?= /usr/bin/chromedriver
+
+ADDRESS ?= 127.0.0.1
+PORT ?= 8080
+
+.PHONY: help setup setup-build setup-test fetch build serve serve-dist test test-native test-wasm test-e2e bench fmt-check clean distclean
+
+help:
+	@echo "make serve      build and serve the app on http://$(ADDRESS):$(PORT)/ (trunk serve)"
+	@echo "make serve-dist build dist/ and serve it with scripts/serve-static.js on $(ADDRESS):$(PORT)"
+	@echo "make build      trunk build --release --offline -> dist/"
+	@echo "make test       native cargo tests, wasm browser tests (tests/wasm_*.rs), release build, Playwright e2e"
+	@echo "make bench      cargo bench (+ node scripts/bench-browser.js if present)"
+	@echo "make setup      install every tool the build and tests need (only what is missing)"
+	@echo "make fmt-check  cargo fmt --check"
+	@echo "make clean      remove build output (distclean also removes tools/ and node_modules/)"
+
+setup: setup-test
+
+setup-build:
+	scripts/setup.sh build
+
+setup-test:
+	scripts/setup.sh test
+
+# trunk runs cargo for the wasm target; fetch every target's dependencies up front.
+fetch:
+	cargo fetch
+
+build: setup-build fetch
+	trunk build --release --offline
+
+serve: setup-build fetch
+	trunk serve --release --offline --address $(ADDRESS) --port $(PORT)
+
+serve-dist: build
+	node scripts/serve-static.js dist --host $(ADDRESS) --port $(PORT)
+
+test: setup-test
+	$(MAKE) --no-print-directory test-native
+	$(MAKE) --no-print-directory test-wasm
+	$(MAKE) --no-print-directory fetch
+	trunk build --release --offline
+	$(MAKE) --no-print-directory test-e2e
+
+test-native:
+	cargo test
+
+# Each tests/wasm_*.rs is a browser test crate run by wasm-bindgen-test-runner in headless
+# Chromium (see .cargo/config.toml and webdriver.json).
+test-wasm:
+	@shopt -s nullglob; files=(tests/wasm_*.rs); \
+	if [ $${#files[@]} -eq 0 ]; then echo "wasm tests: none (no tests/wasm_*.rs)"; exit 0; fi; \
+	for f in "$${files[@]}"; do \
+	  name=$$(basename "$$f" .rs); \
+	  echo "== wasm test $$name"; \
+	  cargo test --target wasm32-unknown-unknown --test "$$name"; \
+	done
+
+test-e2e:
+	@shopt -s nullglob; specs=(e2e/*.spec.js); \
+	if [ $${#specs[@]} -eq 0 ]; then echo "e2e: none (no e2e/*.spec.js)"; exit 0; fi; \
+	mkdir -p target/screenshots; \
+	npx playwright test
+
+bench: setup-build
+	cargo bench
+	@if [ -f scripts/bench-browser.js ]; then \
+	  $(MAKE) --no-print-directory setup-test fetch; \
+	  trunk build --release --offline; \
+	  node scripts/bench-browser.js; \
+	fi
+
+fmt-check:
+	cargo fmt --all -- --check
+
+clean:
+	cargo clean
+	rm -rf dist test-results playwright-report
+
+distclean: clean
+	rm -rf tools node_modules

@@ -1,0 +1,46 @@
+// Playwright e2e config: uses the system Chromium (/usr/bin/chromium, from apt);
+// never run `npx playwright install` (it downloads a browser build).
+// Specs live in e2e/*.spec.js and run against dist/ (built by `trunk build --release --offline`).
+// Tests write their screenshots explicitly under target/screenshots/.
+const { defineConfig } = require('@playwright/test');
+
+const PORT = 8081;
+
+module.exports = defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.js',
+  outputDir: 'target/playwright-results',
+  snapshotPathTemplate: 'target/screenshots/{testFilePath}/{arg}{ext}',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 30_000,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}/`,
+    headless: true,
+    screenshot: 'only-on-failure',
+    trace: 'off',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    },
+  },
+  webServer: {
+    command: `node scripts/serve-static.js dist --host 127.0.0.1 --port ${PORT} --quiet`,
+    url: `http://127.0.0.1:${PORT}/`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});
