@@ -8,6 +8,7 @@ pub mod action;
 pub mod coordinator;
 pub mod effect;
 pub mod event;
+pub mod explore;
 pub mod invariant;
 pub mod message;
 pub mod request;

@@ -41,6 +41,27 @@ impl Clock {
         self.offset += delta;
     }
 
+    /// The first true tick at or after `from` when this clock reads at least `x`
+    /// (`None` for a stopped clock that never gets there).
+    pub fn first_tick_reading(&self, x: i64, from: Tick) -> Option<Tick> {
+        if self.read(from) >= x {
+            return Some(from);
+        }
+        if self.rate_permille == 0 {
+            return None;
+        }
+        let rate = self.rate_permille as i64;
+        let mut t = ((x - self.offset) * 1000 + rate - 1).div_euclid(rate).max(from as i64) as Tick;
+        // Integer rounding in `read` can leave it a tick short or long.
+        while t > from && self.read(t - 1) >= x {
+            t -= 1;
+        }
+        while self.read(t) < x {
+            t += 1;
+        }
+        Some(t)
+    }
+
     pub fn is_exact(&self) -> bool {
         self.offset == 0 && self.rate_permille == 1000
     }
@@ -60,5 +81,20 @@ mod tests {
         c.jump(-7);
         assert_eq!(c.read(10), 3);
         assert_eq!(Clock::default().read(42), 42);
+    }
+
+    #[test]
+    fn first_tick_reading_inverts_read() {
+        for rate in [1, 333, 500, 1000, 1500] {
+            for offset in [-20, 0, 7] {
+                let c = Clock { offset, rate_permille: rate };
+                for x in -5..60 {
+                    let t = c.first_tick_reading(x, 3).expect("a running clock gets there");
+                    assert!(c.read(t) >= x && t >= 3);
+                    assert!(t == 3 || c.read(t - 1) < x, "rate {rate} offset {offset} x {x}: {t}");
+                }
+            }
+        }
+        assert_eq!(Clock { offset: 0, rate_permille: 0 }.first_tick_reading(5, 0), None);
     }
 }

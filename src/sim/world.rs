@@ -815,6 +815,66 @@ impl World {
         acts
     }
 
+    /// The next true tick at which letting time pass would make something happen: a message
+    /// falls due, a lease runs out by some clock, a pause ends, a renewal is due.
+    /// Like quinn-proto's `poll_timeout`: the caller decides whether to go there.
+    pub fn next_deadline(&self) -> Option<Tick> {
+        let soon = self.now + 1;
+        let mut times: Vec<Tick> = Vec::new();
+        for e in &self.network.in_flight {
+            match e.hold {
+                super::message::Hold::No => times.push(e.due_at),
+                super::message::Hold::Until(t) => times.push(t.max(e.due_at)),
+                super::message::Hold::Forever => {}
+            }
+        }
+        if self.resources.iter().any(|r| !r.checked.is_empty()) {
+            times.push(soon);
+        }
+        let c = &self.coordinator;
+        for l in c.locks.values() {
+            if let Some(h) = &l.holder {
+                times.extend(c.clock.first_tick_reading(h.expires_local, soon));
+            }
+        }
+        for w in &self.workers {
+            match (&w.status, &w.lease) {
+                (Status::Paused { until: Some(t) }, _) => times.push(*t),
+                (Status::Running, Some(l)) => {
+                    times.extend(w.clock.first_tick_reading(l.valid_until_local, soon));
+                    if let (Some(every), Some(base), None) = (w.renew_every, w.renewed_at_local, w.renew_sent_local) {
+                        times.extend(w.clock.first_tick_reading(base + every as i64, soon));
+                    }
+                }
+                _ => {}
+            }
+        }
+        times.into_iter().min().map(|t| t.max(soon))
+    }
+
+    /// A digest of what matters for the future and for the properties, leaving out
+    /// bookkeeping that differs between paths to the same state (metrics, overlap history,
+    /// violation details): the explorer's deduplication key.
+    pub fn state_key(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        self.now.hash(&mut h);
+        self.rng.hash(&mut h);
+        self.coordinator.hash(&mut h);
+        self.workers.hash(&mut h);
+        self.resources.hash(&mut h);
+        self.network.hash(&mut h);
+        self.ghost.minted.hash(&mut h);
+        self.ghost.latest_grant.hash(&mut h);
+        self.ghost.newest_applied.hash(&mut h);
+        self.ghost.executed.hash(&mut h);
+        self.ghost.multi.hash(&mut h);
+        let mut kinds: Vec<ViolationKind> = self.ghost.violations.iter().map(|v| v.kind).collect();
+        kinds.sort();
+        kinds.dedup();
+        kinds.hash(&mut h);
+        h.finish()
+    }
+
     /// Whether anything is still to happen without new input: messages in flight, checks unfinished.
     pub fn is_quiet(&self) -> bool {
         self.network.in_flight.is_empty() && self.resources.iter().all(|r| r.checked.is_empty())

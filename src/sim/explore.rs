@@ -1,0 +1,379 @@
+//! Exhaustive exploration: every reachable state of a scenario over the choices the
+//! model exposes, deduplicated by state, breadth first so each counterexample found is
+//! a shortest one (in the manner of Stateright's checker).
+//!
+//! The script is read as one program per actor: each worker's own actions (acquire,
+//! prepare, write, retry, renew, release) in order, and the story's faults (restores,
+//! restarts, clock jumps, partitions) as a program of their own. Everything else is a
+//! choice: which in-flight message to deliver next, holding, dropping or duplicating one
+//! within bounds, pausing or crashing a worker within bounds, and letting time run to the
+//! next deadline. The explorer is resumable (`run(budget)`) so a page can slice it.
+
+use super::action::{Action, MsgSel};
+use super::invariant::ViolationKind;
+use super::scenario::Scenario;
+use super::time::Tick;
+use super::world::World;
+use serde::{Deserialize, Serialize};
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashSet, VecDeque};
+use std::hash::{Hash, Hasher};
+
+/// The limits of the search, shown with every report.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Bounds {
+    /// Longest run, in actions.
+    pub max_depth: usize,
+    /// Latest true time the search lets the clock reach.
+    pub max_tick: Tick,
+    pub max_holds: u8,
+    pub max_drops: u8,
+    pub max_duplicates: u8,
+    /// Pauses (stop-the-world, until resumed) across all workers.
+    pub max_pauses: u8,
+    /// Crashes across all workers (each may be followed by a restart).
+    pub max_crashes: u8,
+    /// Stop after this many distinct states (the report then says it is incomplete).
+    pub max_states: usize,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds {
+            max_depth: 40,
+            max_tick: 60,
+            max_holds: 1,
+            max_drops: 0,
+            max_duplicates: 0,
+            max_pauses: 1,
+            max_crashes: 0,
+            max_states: 200_000,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct InvariantResult {
+    pub kind: String,
+    pub held: bool,
+    /// The shortest violating run as user actions from the start, replayable with `Run::act`.
+    pub counterexample: Option<Vec<Action>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ExploreReport {
+    pub scenario: String,
+    pub variant: Option<String>,
+    pub policy: String,
+    pub bounds: Bounds,
+    /// States reached, counting each arrival (transitions taken).
+    pub states: usize,
+    pub distinct_states: usize,
+    pub terminal_states: usize,
+    /// Filled in by the caller, who owns a clock; the model has none.
+    pub elapsed_ms: u64,
+    /// False when `max_states` cut the search short.
+    pub complete: bool,
+    pub invariants: Vec<InvariantResult>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct Used {
+    holds: u8,
+    drops: u8,
+    duplicates: u8,
+    pauses: u8,
+    crashes: u8,
+}
+
+struct Node {
+    world: World,
+    pcs: Vec<usize>,
+    used: Used,
+    depth: usize,
+    /// Index into `trail` of the action that led here.
+    at: Option<usize>,
+}
+
+/// One program: an actor's actions from the script, in order.
+#[derive(Clone, Debug)]
+struct Program {
+    worker: Option<String>,
+    actions: Vec<Action>,
+}
+
+pub struct Explorer {
+    scenario: Scenario,
+    variant: Option<String>,
+    bounds: Bounds,
+    programs: Vec<Program>,
+    queue: VecDeque<Node>,
+    seen: HashSet<u64>,
+    /// (parent trail index, action): enough to rebuild any path.
+    trail: Vec<(Option<usize>, Action)>,
+    states: usize,
+    terminal: usize,
+    found: Vec<(ViolationKind, Vec<Action>)>,
+    truncated: bool,
+}
+
+/// Where a script action goes: a worker's program, the fault program, or nowhere (a choice).
+fn program_of(a: &Action) -> Option<Option<&str>> {
+    use Action::*;
+    match a {
+        Acquire { worker, .. }
+        | Prepare { worker, .. }
+        | Send { worker }
+        | Write { worker, .. }
+        | Retry { worker }
+        | Renew { worker }
+        | Release { worker } => Some(Some(worker)),
+        Partition { .. }
+        | Heal { .. }
+        | ClockJump { .. }
+        | CoordinatorBackup
+        | CoordinatorRestart { .. }
+        | CoordinatorRestore
+        | CoordinatorFailover
+        | ResourceBackup { .. }
+        | ResourceRestore { .. }
+        | ResourceRestart { .. } => Some(None),
+        Advance { .. }
+        | Deliver { .. }
+        | Hold { .. }
+        | Drop { .. }
+        | Duplicate { .. }
+        | Pause { .. }
+        | Resume { .. }
+        | Crash { .. }
+        | Restart { .. }
+        | CompleteWrite { .. } => None,
+    }
+}
+
+impl Explorer {
+    /// `scenario` should already have its variant applied (`Scenario::with_variant`).
+    pub fn new(scenario: &Scenario, variant: Option<String>, bounds: Bounds) -> Explorer {
+        let mut programs: Vec<Program> = Vec::new();
+        for (_, a) in scenario.script_actions() {
+            let Some(owner) = program_of(a) else { continue };
+            let owner = owner.map(str::to_string);
+            match programs.iter_mut().find(|p| p.worker == owner) {
+                Some(p) => p.actions.push(a.clone()),
+                None => programs.push(Program { worker: owner, actions: vec![a.clone()] }),
+            }
+        }
+        let world = World::new(scenario);
+        let root = Node { world, pcs: vec![0; programs.len()], used: Used::default(), depth: 0, at: None };
+        let mut e = Explorer {
+            scenario: scenario.clone(),
+            variant,
+            bounds,
+            programs,
+            queue: VecDeque::new(),
+            seen: HashSet::new(),
+            trail: Vec::new(),
+            states: 1,
+            terminal: 0,
+            found: Vec::new(),
+            truncated: false,
+        };
+        e.seen.insert(e.key(&root));
+        e.queue.push_back(root);
+        e
+    }
+
+    fn key(&self, n: &Node) -> u64 {
+        let mut h = DefaultHasher::new();
+        n.world.state_key().hash(&mut h);
+        n.pcs.hash(&mut h);
+        n.used.hash(&mut h);
+        h.finish()
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.queue.is_empty()
+    }
+
+    /// Distinct states so far, and the frontier still to expand: for a progress bar.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.seen.len(), self.queue.len())
+    }
+
+    /// Expand up to `budget` states. Returns true when the search is finished.
+    pub fn run(&mut self, budget: usize) -> bool {
+        for _ in 0..budget {
+            let Some(node) = self.queue.pop_front() else { return true };
+            let choices = self.choices(&node);
+            if choices.is_empty() {
+                self.terminal += 1;
+                continue;
+            }
+            for (action, pcs, used) in choices {
+                let mut world = node.world.clone();
+                if world.step(&action).is_err() {
+                    continue;
+                }
+                self.states += 1;
+                let before: Vec<ViolationKind> = node.world.ghost.violations.iter().map(|v| v.kind).collect();
+                let child = Node { world, pcs, used, depth: node.depth + 1, at: Some(self.trail.len()) };
+                let k = self.key(&child);
+                if !self.seen.insert(k) {
+                    continue;
+                }
+                self.trail.push((node.at, action));
+                for v in &child.world.ghost.violations {
+                    if !before.contains(&v.kind) && !self.found.iter().any(|(f, _)| *f == v.kind) {
+                        self.found.push((v.kind, self.path(child.at)));
+                    }
+                }
+                if self.seen.len() >= self.bounds.max_states {
+                    self.truncated = true;
+                    self.queue.clear();
+                    return true;
+                }
+                self.queue.push_back(child);
+            }
+        }
+        self.queue.is_empty()
+    }
+
+    fn path(&self, mut at: Option<usize>) -> Vec<Action> {
+        let mut out = Vec::new();
+        while let Some(i) = at {
+            let (parent, a) = &self.trail[i];
+            out.push(a.clone());
+            at = *parent;
+        }
+        out.reverse();
+        out
+    }
+
+    fn choices(&self, n: &Node) -> Vec<(Action, Vec<usize>, Used)> {
+        let b = &self.bounds;
+        let w = &n.world;
+        let mut out = Vec::new();
+        if n.depth >= b.max_depth {
+            return out;
+        }
+        let same = |a: Action| (a, n.pcs.clone(), n.used);
+        for (pi, p) in self.programs.iter().enumerate() {
+            let Some(a) = p.actions.get(n.pcs[pi]) else { continue };
+            if !self.ready(w, p, a) {
+                continue;
+            }
+            let mut pcs = n.pcs.clone();
+            pcs[pi] += 1;
+            out.push((a.clone(), pcs, n.used));
+        }
+        for e in &w.network.in_flight {
+            let msg = MsgSel::id(e.id);
+            out.push(same(Action::Deliver { msg: msg.clone() }));
+            if n.used.holds < b.max_holds && !e.is_held(w.now) {
+                let used = Used { holds: n.used.holds + 1, ..n.used };
+                out.push((Action::Hold { msg: msg.clone(), until: None }, n.pcs.clone(), used));
+            }
+            if n.used.drops < b.max_drops {
+                let used = Used { drops: n.used.drops + 1, ..n.used };
+                out.push((Action::Drop { msg: msg.clone() }, n.pcs.clone(), used));
+            }
+            if n.used.duplicates < b.max_duplicates {
+                let used = Used { duplicates: n.used.duplicates + 1, ..n.used };
+                out.push((Action::Duplicate { msg }, n.pcs.clone(), used));
+            }
+        }
+        for r in &w.resources {
+            for q in &r.checked {
+                out.push(same(Action::CompleteWrite { resource: r.name.clone(), request: Some(q.id.clone()) }));
+            }
+        }
+        for wk in &w.workers {
+            let worker = wk.name.clone();
+            use super::worker::Status;
+            match wk.status {
+                Status::Running => {
+                    if n.used.pauses < b.max_pauses {
+                        let used = Used { pauses: n.used.pauses + 1, ..n.used };
+                        out.push((Action::Pause { worker: worker.clone(), ticks: None }, n.pcs.clone(), used));
+                    }
+                    if n.used.crashes < b.max_crashes {
+                        let used = Used { crashes: n.used.crashes + 1, ..n.used };
+                        out.push((Action::Crash { worker }, n.pcs.clone(), used));
+                    }
+                }
+                Status::Paused { until: None } => out.push(same(Action::Resume { worker })),
+                Status::Paused { .. } => {}
+                Status::Crashed => out.push(same(Action::Restart { worker })),
+            }
+        }
+        if let Some(t) = w.next_deadline().filter(|t| *t <= b.max_tick) {
+            out.push(same(Action::Advance { ticks: t - w.now }));
+        }
+        out
+    }
+
+    /// A worker's next scripted action waits until it makes sense for that worker:
+    /// a write or renewal once it holds a lease, an acquire once it holds none.
+    fn ready(&self, w: &World, p: &Program, a: &Action) -> bool {
+        if w.check(a).is_err() {
+            return false;
+        }
+        let Some(name) = &p.worker else { return true };
+        let Some(wk) = w.worker(name) else { return false };
+        match a {
+            Action::Acquire { .. } => wk.lease.is_none() && wk.acquire_sent_local.is_none(),
+            Action::Prepare { .. } | Action::Write { .. } | Action::Renew { .. } | Action::Release { .. } => {
+                wk.lease.is_some()
+            }
+            _ => true,
+        }
+    }
+
+    pub fn report(&self) -> ExploreReport {
+        let invariants = ViolationKind::ALL
+            .iter()
+            .map(|k| {
+                let found = self.found.iter().find(|(f, _)| f == k);
+                InvariantResult {
+                    kind: k.as_str().to_string(),
+                    held: found.is_none(),
+                    counterexample: found.map(|(_, p)| p.clone()),
+                }
+            })
+            .collect();
+        ExploreReport {
+            scenario: self.scenario.id.clone(),
+            variant: self.variant.clone(),
+            policy: self.scenario.policy.as_str().to_string(),
+            bounds: self.bounds.clone(),
+            states: self.states,
+            distinct_states: self.seen.len(),
+            terminal_states: self.terminal,
+            elapsed_ms: 0,
+            complete: !self.truncated,
+            invariants,
+        }
+    }
+}
+
+impl Bounds {
+    /// Default bounds for a scenario: time runs as far as its script lets it, and a little more.
+    pub fn for_scenario(s: &Scenario) -> Bounds {
+        let scripted: Tick = s
+            .script_actions()
+            .map(|(_, a)| match a {
+                Action::Advance { ticks } => *ticks,
+                _ => 0,
+            })
+            .sum();
+        Bounds { max_tick: scripted + 2, ..Bounds::default() }
+    }
+}
+
+/// Explore a scenario to the end.
+pub fn explore(scenario: &Scenario, variant: Option<String>, bounds: Bounds) -> ExploreReport {
+    let mut e = Explorer::new(scenario, variant, bounds);
+    while !e.run(10_000) {}
+    e.report()
+}
