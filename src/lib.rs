@@ -6,6 +6,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+pub mod link;
 pub mod presets;
 pub mod sim;
 #[cfg(target_arch = "wasm32")]

@@ -767,6 +767,20 @@ impl World {
         }
     }
 
+    /// The write a sandbox "Write" button makes: the worker's next numbered value, to the
+    /// first resource of its lock. Deterministic, so a link can name it in one byte.
+    pub fn default_write(&self, worker: &str) -> Option<WriteSpec> {
+        let w = self.worker(worker)?;
+        let r = self.resources.iter().find(|r| r.lock == w.lock).or(self.resources.first())?;
+        Some(WriteSpec {
+            to: vec![r.name.clone()],
+            op: super::request::Op::Set(format!("{worker}'s write {}", w.seq + 1)),
+            op_id: None,
+            label: None,
+            transaction: false,
+        })
+    }
+
     /// Every action that could be taken now, as data: the explorer's choices and the sandbox's buttons.
     pub fn enabled_actions(&self) -> Vec<Action> {
         use Action::*;
@@ -787,7 +801,6 @@ impl World {
         }
         for w in &self.workers {
             let worker = w.name.clone();
-            let target = self.resources.iter().find(|r| r.lock == w.lock).or(self.resources.first());
             let mut candidates = vec![
                 Acquire { worker: worker.clone(), lock: None },
                 Send { worker: worker.clone() },
@@ -799,14 +812,7 @@ impl World {
                 Crash { worker: worker.clone() },
                 Restart { worker: worker.clone() },
             ];
-            if let Some(r) = target {
-                let write = WriteSpec {
-                    to: vec![r.name.clone()],
-                    op: super::request::Op::Set(format!("{worker}'s write {}", w.seq + 1)),
-                    op_id: None,
-                    label: None,
-                    transaction: false,
-                };
+            if let Some(write) = self.default_write(&worker) {
                 candidates.push(Write { worker: worker.clone(), write });
             }
             acts.extend(candidates.into_iter().filter(|a| self.check(a).is_ok()));

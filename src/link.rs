@@ -1,0 +1,578 @@
+//! Links: a whole run in a URL fragment, compact and versioned.
+//!
+//! A link holds the scenario (a preset id, or the scenario file inline), the variant or
+//! policy, the seed, how many script steps were taken, every user action after them and
+//! the step being looked at. Opening it replays those inputs through the model, which is
+//! deterministic, so the same world appears at the same step.
+//!
+//! Format: `v1.` then base64url of bytes. Actions take one opcode byte and small varint
+//! arguments (worker and resource by index, messages by id), so 200 sandbox actions fit
+//! in well under 2,000 characters. Anything without a short form is carried as JSON.
+
+use crate::presets;
+use crate::sim::action::{Action, MsgSel};
+use crate::sim::resource::Policy;
+use crate::sim::run::{Entry, Run};
+use crate::sim::{Scenario, World};
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+
+pub const LINK_VERSION: u8 = 1;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScenarioRef {
+    Preset(String),
+    Inline(Box<Scenario>),
+}
+
+/// Everything needed to rebuild a view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Link {
+    pub scenario: ScenarioRef,
+    pub variant: Option<String>,
+    /// A plain policy chosen instead of a variant.
+    pub policy: Option<Policy>,
+    pub seed: Option<u64>,
+    pub script_steps: usize,
+    pub actions: Vec<Action>,
+    pub cursor: usize,
+}
+
+/// What is wrong with a link, in words for the page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkError(pub String);
+
+impl std::fmt::Display for LinkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn bad<T>(why: impl Into<String>) -> Result<T, LinkError> {
+    Err(LinkError(why.into()))
+}
+
+impl Link {
+    /// The link for a run's current branch and step.
+    pub fn of(run: &Run, scenario: ScenarioRef, policy: Option<Policy>, seed: Option<u64>) -> Link {
+        let mut script_steps = 0;
+        let mut actions = Vec::new();
+        for i in 1..=run.len() {
+            match run.entry(i) {
+                Some(Entry::Script(_)) if actions.is_empty() => script_steps += 1,
+                Some(Entry::User(a)) => actions.push(a.clone()),
+                _ => {}
+            }
+        }
+        Link {
+            scenario,
+            variant: run.variant.clone(),
+            policy,
+            seed,
+            script_steps,
+            actions,
+            cursor: run.cursor(),
+        }
+    }
+
+    pub fn base_scenario(&self) -> Result<Scenario, LinkError> {
+        match &self.scenario {
+            ScenarioRef::Preset(id) => match presets::get(id) {
+                Some(s) => Ok(s),
+                None => bad(format!(
+                    "the link names a scenario this version does not have: “{id}”"
+                )),
+            },
+            ScenarioRef::Inline(s) => Ok((**s).clone()),
+        }
+    }
+
+    /// Replay the link into a run at its step.
+    pub fn to_run(&self) -> Result<Run, LinkError> {
+        let mut s = self.base_scenario()?;
+        if let Some(p) = self.policy {
+            s.policy = p;
+        }
+        if let Some(seed) = self.seed {
+            s.seed = seed;
+        }
+        let variant = match &self.variant {
+            Some(v) => match s.variant(v) {
+                Some(v) => Some(v.clone()),
+                None => return bad(format!("the scenario has no variant “{v}”")),
+            },
+            None => None,
+        };
+        let mut run = Run::new(&s, variant.as_ref());
+        for i in 0..self.script_steps {
+            match run.step_forward() {
+                Ok(true) => {}
+                Ok(false) => {
+                    return bad(format!(
+                        "the link takes {} script steps; the script has {i}",
+                        self.script_steps
+                    ))
+                }
+                Err(e) => return bad(format!("script step {}: {e}", i + 1)),
+            }
+        }
+        for (i, a) in self.actions.iter().enumerate() {
+            if let Err(e) = run.act(a.clone()) {
+                return bad(format!(
+                    "action {} of the link ({a}) cannot be replayed: {e}",
+                    i + 1
+                ));
+            }
+        }
+        if self.cursor > run.len() {
+            return bad(format!(
+                "the link points at step {}, past the end ({})",
+                self.cursor,
+                run.len()
+            ));
+        }
+        run.seek(self.cursor);
+        Ok(run)
+    }
+
+    /// The fragment text (without `#`).
+    pub fn encode(&self) -> String {
+        let mut w = Writer::default();
+        w.byte(LINK_VERSION);
+        let mut replay: Option<Run> = None;
+        match &self.scenario {
+            ScenarioRef::Preset(id) => {
+                w.byte(0);
+                w.str(id);
+            }
+            ScenarioRef::Inline(s) => {
+                w.byte(1);
+                w.str(&serde_json::to_string(s).expect("scenario serialises"));
+            }
+        }
+        w.str(self.variant.as_deref().unwrap_or(""));
+        w.byte(self.policy.map_or(0, |p| {
+            Policy::ALL.iter().position(|x| *x == p).expect("listed") as u8 + 1
+        }));
+        match self.seed {
+            Some(s) => {
+                w.byte(1);
+                w.varint(s);
+            }
+            None => w.byte(0),
+        }
+        w.varint(self.script_steps as u64);
+        w.varint(self.actions.len() as u64);
+        // Short forms need the world each action was taken in (names → indices, default writes).
+        if let Ok(mut probe) = self.clone_without_actions().to_run() {
+            for a in &self.actions {
+                encode_action(&mut w, probe.world(), a);
+                if probe.act(a.clone()).is_err() {
+                    break;
+                }
+            }
+            replay = Some(probe);
+        }
+        if replay.is_none() {
+            for a in &self.actions {
+                w.json_action(a);
+            }
+        }
+        w.varint(self.cursor as u64);
+        format!("v{LINK_VERSION}.{}", URL_SAFE_NO_PAD.encode(&w.0))
+    }
+
+    fn clone_without_actions(&self) -> Link {
+        Link {
+            actions: Vec::new(),
+            cursor: self.script_steps,
+            ..self.clone()
+        }
+    }
+
+    /// Read a fragment (with or without `#`). Errors say what is wrong in plain words.
+    pub fn decode(text: &str) -> Result<Link, LinkError> {
+        let text = text.trim().trim_start_matches('#');
+        let Some((version, body)) = text.split_once('.') else {
+            return bad("this link is not a Fencing Lab link (no version mark)");
+        };
+        match version.strip_prefix('v').and_then(|v| v.parse::<u32>().ok()) {
+            Some(v) if v == LINK_VERSION as u32 => {}
+            Some(v) if v > LINK_VERSION as u32 => {
+                return bad(format!("this link was made by a newer Fencing Lab (format v{v}); this one reads v{LINK_VERSION}"))
+            }
+            _ => return bad(format!("this link has an unknown format mark “{version}”")),
+        }
+        let bytes = URL_SAFE_NO_PAD.decode(body).map_err(|_| {
+            LinkError("this link is damaged: it has characters a link never contains".into())
+        })?;
+        let mut r = Reader {
+            bytes: &bytes,
+            at: 0,
+        };
+        let truncated = || {
+            LinkError("this link is incomplete: it may have been cut off when it was copied".into())
+        };
+        if r.byte().ok_or_else(truncated)? != LINK_VERSION {
+            return bad("this link's header does not match its version mark");
+        }
+        let scenario = match r.byte().ok_or_else(truncated)? {
+            0 => ScenarioRef::Preset(r.str().ok_or_else(truncated)?),
+            1 => {
+                let json = r.str().ok_or_else(truncated)?;
+                let s = Scenario::from_json(&json)
+                    .map_err(|e| LinkError(format!("the scenario in this link is invalid: {e}")))?;
+                ScenarioRef::Inline(Box::new(s))
+            }
+            _ => return bad("this link is damaged (scenario tag)"),
+        };
+        let variant = Some(r.str().ok_or_else(truncated)?).filter(|v| !v.is_empty());
+        let policy = match r.byte().ok_or_else(truncated)? {
+            0 => None,
+            n => Some(
+                *Policy::ALL
+                    .get(n as usize - 1)
+                    .ok_or_else(|| LinkError("this link is damaged (policy)".into()))?,
+            ),
+        };
+        let seed = match r.byte().ok_or_else(truncated)? {
+            0 => None,
+            _ => Some(r.varint().ok_or_else(truncated)?),
+        };
+        let script_steps = r.varint().ok_or_else(truncated)? as usize;
+        let count = r.varint().ok_or_else(truncated)? as usize;
+        if count > bytes.len() {
+            return Err(truncated());
+        }
+        let mut link = Link {
+            scenario,
+            variant,
+            policy,
+            seed,
+            script_steps,
+            actions: Vec::new(),
+            cursor: 0,
+        };
+        // Decoding short forms needs the world at each action: replay as we read.
+        let mut probe = link.clone_without_actions().to_run()?;
+        for i in 0..count {
+            let a = decode_action(&mut r, probe.world()).map_err(|e| match e {
+                None => truncated(),
+                Some(why) => LinkError(format!("action {} of the link: {why}", i + 1)),
+            })?;
+            probe.act(a.clone()).map_err(|e| {
+                LinkError(format!(
+                    "action {} of the link ({a}) cannot be replayed: {e}",
+                    i + 1
+                ))
+            })?;
+            link.actions.push(a);
+        }
+        link.cursor = r.varint().ok_or_else(truncated)? as usize;
+        if r.at != bytes.len() {
+            return bad("this link is damaged: it has bytes after its end");
+        }
+        Ok(link)
+    }
+}
+
+#[derive(Default)]
+struct Writer(Vec<u8>);
+
+impl Writer {
+    fn byte(&mut self, b: u8) {
+        self.0.push(b);
+    }
+    fn varint(&mut self, mut v: u64) {
+        loop {
+            let b = (v & 0x7f) as u8;
+            v >>= 7;
+            if v == 0 {
+                self.0.push(b);
+                return;
+            }
+            self.0.push(b | 0x80);
+        }
+    }
+    fn signed(&mut self, v: i64) {
+        self.varint(((v << 1) ^ (v >> 63)) as u64);
+    }
+    fn str(&mut self, s: &str) {
+        self.varint(s.len() as u64);
+        self.0.extend_from_slice(s.as_bytes());
+    }
+    fn json_action(&mut self, a: &Action) {
+        self.byte(OP_JSON);
+        self.str(&serde_json::to_string(a).expect("actions serialise"));
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn byte(&mut self) -> Option<u8> {
+        let b = *self.bytes.get(self.at)?;
+        self.at += 1;
+        Some(b)
+    }
+    fn varint(&mut self) -> Option<u64> {
+        let mut v: u64 = 0;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            v |= ((b & 0x7f) as u64) << shift;
+            if b & 0x80 == 0 {
+                return Some(v);
+            }
+        }
+        None
+    }
+    fn signed(&mut self) -> Option<i64> {
+        let u = self.varint()?;
+        Some(((u >> 1) as i64) ^ -((u & 1) as i64))
+    }
+    fn str(&mut self) -> Option<String> {
+        let n = self.varint()? as usize;
+        let end = self.at.checked_add(n)?;
+        let s = std::str::from_utf8(self.bytes.get(self.at..end)?)
+            .ok()?
+            .to_string();
+        self.at = end;
+        Some(s)
+    }
+}
+
+const OP_JSON: u8 = 255;
+
+/// Worker actions with a one-byte form, by opcode (1, "write", is the sandbox's default write).
+const WORKER_OPS: [&str; 12] = [
+    "acquire",
+    "write",
+    "send",
+    "retry",
+    "renew",
+    "release",
+    "pause",
+    "resume",
+    "crash",
+    "restart",
+    "partition",
+    "heal",
+];
+
+fn worker_action(op: usize, worker: String) -> Action {
+    use Action::*;
+    match WORKER_OPS[op] {
+        "acquire" => Acquire { worker, lock: None },
+        "send" => Send { worker },
+        "retry" => Retry { worker },
+        "renew" => Renew { worker },
+        "release" => Release { worker },
+        "pause" => Pause {
+            worker,
+            ticks: None,
+        },
+        "resume" => Resume { worker },
+        "crash" => Crash { worker },
+        "restart" => Restart { worker },
+        "partition" => Partition { worker },
+        _ => Heal { worker },
+    }
+}
+
+fn encode_action(w: &mut Writer, world: &World, a: &Action) {
+    use Action::*;
+    let widx = |name: &str| world.workers.iter().position(|x| x.name == name);
+    let ridx = |name: &str| world.resources.iter().position(|x| x.name == name);
+    let by_id = |m: &MsgSel| {
+        (m == &MsgSel::id(m.id.unwrap_or(0)))
+            .then_some(m.id)
+            .flatten()
+    };
+    let short: Option<Vec<u8>> = (|| {
+        let mut out = Writer::default();
+        match a {
+            Write { worker, write } if Some(write) == world.default_write(worker).as_ref() => {
+                out.byte(1);
+                out.varint(widx(worker)? as u64);
+            }
+            Acquire { lock: None, worker }
+            | Send { worker }
+            | Retry { worker }
+            | Renew { worker }
+            | Release { worker }
+            | Pause {
+                worker,
+                ticks: None,
+            }
+            | Resume { worker }
+            | Crash { worker }
+            | Restart { worker }
+            | Partition { worker }
+            | Heal { worker } => {
+                let name = serde_json::to_value(a)
+                    .ok()?
+                    .get("do")?
+                    .as_str()?
+                    .to_string();
+                out.byte(WORKER_OPS.iter().position(|o| *o == name)? as u8);
+                out.varint(widx(worker)? as u64);
+            }
+            Pause {
+                worker,
+                ticks: Some(t),
+            } => {
+                out.byte(20);
+                out.varint(widx(worker)? as u64);
+                out.varint(*t);
+            }
+            Deliver { msg } => {
+                out.byte(21);
+                out.varint(by_id(msg)? as u64);
+            }
+            Hold { msg, until: None } => {
+                out.byte(22);
+                out.varint(by_id(msg)? as u64);
+            }
+            Drop { msg } => {
+                out.byte(23);
+                out.varint(by_id(msg)? as u64);
+            }
+            Duplicate { msg } => {
+                out.byte(24);
+                out.varint(by_id(msg)? as u64);
+            }
+            Advance { ticks } => {
+                out.byte(30);
+                out.varint(*ticks);
+            }
+            CompleteWrite {
+                resource,
+                request: None,
+            } => {
+                out.byte(31);
+                out.varint(ridx(resource)? as u64);
+            }
+            ResourceRestore { resource } => {
+                out.byte(32);
+                out.varint(ridx(resource)? as u64);
+            }
+            ResourceRestart { resource } => {
+                out.byte(33);
+                out.varint(ridx(resource)? as u64);
+            }
+            ResourceBackup { resource } => {
+                out.byte(34);
+                out.varint(ridx(resource)? as u64);
+            }
+            CoordinatorRestart { persist: None } => out.byte(40),
+            CoordinatorRestore => out.byte(41),
+            CoordinatorFailover => out.byte(42),
+            CoordinatorBackup => out.byte(43),
+            ClockJump { node, by } => {
+                out.byte(44);
+                out.varint(if node == "coordinator" {
+                    0
+                } else {
+                    widx(node)? as u64 + 1
+                });
+                out.signed(*by);
+            }
+            _ => return None,
+        }
+        Some(out.0)
+    })();
+    match short {
+        Some(bytes) => w.0.extend(bytes),
+        None => w.json_action(a),
+    }
+}
+
+/// `Err(None)`: ran out of bytes; `Err(Some(why))`: bytes that make no sense here.
+fn decode_action(r: &mut Reader, world: &World) -> Result<Action, Option<String>> {
+    use Action::*;
+    let worker = |r: &mut Reader| -> Result<String, Option<String>> {
+        let i = r.varint().ok_or(None)? as usize;
+        world
+            .workers
+            .get(i)
+            .map(|w| w.name.clone())
+            .ok_or_else(|| Some(format!("no worker number {i}")))
+    };
+    let resource = |r: &mut Reader| -> Result<String, Option<String>> {
+        let i = r.varint().ok_or(None)? as usize;
+        world
+            .resources
+            .get(i)
+            .map(|x| x.name.clone())
+            .ok_or_else(|| Some(format!("no resource number {i}")))
+    };
+    let msg = |r: &mut Reader| -> Result<MsgSel, Option<String>> {
+        Ok(MsgSel::id(r.varint().ok_or(None)? as u32))
+    };
+    let op = r.byte().ok_or(None)?;
+    Ok(match op {
+        1 => {
+            let w = worker(r)?;
+            let write = world
+                .default_write(&w)
+                .ok_or_else(|| Some("a write with nowhere to go".to_string()))?;
+            Write { worker: w, write }
+        }
+        0 | 2..=11 => worker_action(op as usize, worker(r)?),
+        20 => Pause {
+            worker: worker(r)?,
+            ticks: Some(r.varint().ok_or(None)?),
+        },
+        21 => Deliver { msg: msg(r)? },
+        22 => Hold {
+            msg: msg(r)?,
+            until: None,
+        },
+        23 => Drop { msg: msg(r)? },
+        24 => Duplicate { msg: msg(r)? },
+        30 => Advance {
+            ticks: r.varint().ok_or(None)?,
+        },
+        31 => CompleteWrite {
+            resource: resource(r)?,
+            request: None,
+        },
+        32 => ResourceRestore {
+            resource: resource(r)?,
+        },
+        33 => ResourceRestart {
+            resource: resource(r)?,
+        },
+        34 => ResourceBackup {
+            resource: resource(r)?,
+        },
+        40 => CoordinatorRestart { persist: None },
+        41 => CoordinatorRestore,
+        42 => CoordinatorFailover,
+        43 => CoordinatorBackup,
+        44 => {
+            let n = r.varint().ok_or(None)? as usize;
+            let node = if n == 0 {
+                "coordinator".to_string()
+            } else {
+                world
+                    .workers
+                    .get(n - 1)
+                    .map(|w| w.name.clone())
+                    .ok_or_else(|| Some(format!("no worker number {}", n - 1)))?
+            };
+            ClockJump {
+                node,
+                by: r.signed().ok_or(None)?,
+            }
+        }
+        OP_JSON => {
+            let json = r.str().ok_or(None)?;
+            serde_json::from_str(&json).map_err(|e| Some(format!("unreadable action: {e}")))?
+        }
+        other => return Err(Some(format!("unknown action code {other}"))),
+    })
+}

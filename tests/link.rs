@@ -1,0 +1,128 @@
+//! The URL codec: a link reproduces the same world at the same step, stays short, and
+//! says what is wrong with a bad one.
+
+use fencing_lab::link::{Link, ScenarioRef};
+use fencing_lab::presets;
+use fencing_lab::sim::{Action, Run};
+use proptest::prelude::*;
+
+/// A sandbox session of `n` actions chosen from what the world allows, by a fixed rule.
+fn sandbox_session(choices: &[u16]) -> Run {
+    let s = presets::get("sandbox").expect("sandbox preset");
+    let mut run = Run::new(&s, None);
+    for c in choices {
+        let acts = run.world().enabled_actions();
+        // Keep sessions lively: mostly progress, sometimes faults.
+        let a = acts[*c as usize % acts.len()].clone();
+        run.act(a).expect("enabled actions are accepted");
+    }
+    run
+}
+
+fn link_of(run: &Run) -> Link {
+    Link::of(
+        run,
+        ScenarioRef::Preset(run.scenario.id.clone()),
+        None,
+        None,
+    )
+}
+
+#[test]
+fn two_hundred_sandbox_actions_fit_in_a_chat_link() {
+    let choices: Vec<u16> = (0..200u32)
+        .map(|i| (i.wrapping_mul(2654435761) >> 7) as u16)
+        .collect();
+    let run = sandbox_session(&choices);
+    let text = link_of(&run).encode();
+    assert!(text.len() <= 2000, "{} characters", text.len());
+    let back = Link::decode(&text)
+        .expect("decodes")
+        .to_run()
+        .expect("replays");
+    assert_eq!(back.world(), run.world());
+    assert_eq!(back.events(), run.events());
+}
+
+#[test]
+fn a_link_keeps_the_step_being_looked_at_and_the_variant() {
+    let s = presets::get("paused-writer").unwrap();
+    let v = s.variant("unfenced").unwrap();
+    let mut run = Run::new(&s, Some(v));
+    for _ in 0..5 {
+        run.step_forward().unwrap();
+    }
+    run.act(Action::Advance { ticks: 3 }).unwrap();
+    run.step_back();
+    let link = link_of(&run);
+    assert_eq!(link.script_steps, 5);
+    assert_eq!(link.actions.len(), 1);
+    let back = Link::decode(&link.encode()).unwrap().to_run().unwrap();
+    assert_eq!(back.cursor(), run.cursor());
+    assert_eq!(back.len(), run.len());
+    assert_eq!(back.world(), run.world());
+    assert_eq!(back.variant.as_deref(), Some("unfenced"));
+}
+
+#[test]
+fn bad_links_say_what_is_wrong() {
+    let run = sandbox_session(&[1, 2, 3, 4, 5, 6, 7, 8]);
+    let text = link_of(&run).encode();
+    let cut = &text[..text.len() - 3];
+    let e = Link::decode(cut).unwrap_err().0;
+    assert!(e.contains("incomplete") || e.contains("damaged"), "{e}");
+    let future = text.replacen("v1.", "v9.", 1);
+    assert!(Link::decode(&future).unwrap_err().0.contains("newer"));
+    assert!(Link::decode("hello")
+        .unwrap_err()
+        .0
+        .contains("not a Fencing Lab link"));
+    assert!(Link::decode("v1.!!!").unwrap_err().0.contains("damaged"));
+    let unknown = Link {
+        scenario: ScenarioRef::Preset("no-such-preset".into()),
+        variant: None,
+        policy: None,
+        seed: None,
+        script_steps: 0,
+        actions: vec![],
+        cursor: 0,
+    };
+    assert!(Link::decode(&unknown.encode())
+        .unwrap_err()
+        .0
+        .contains("no-such-preset"));
+}
+
+#[test]
+fn an_inline_scenario_travels_in_the_link() {
+    let mut s = presets::get("paused-writer").unwrap();
+    s.id = "my-own".into();
+    s.title = "My own story".into();
+    let mut run = Run::new(&s, None);
+    run.run_script().unwrap();
+    let link = Link::of(
+        &run,
+        ScenarioRef::Inline(Box::new(s.clone())),
+        None,
+        Some(7),
+    );
+    let back = Link::decode(&link.encode()).unwrap();
+    assert_eq!(back, link);
+    assert_eq!(back.to_run().unwrap().scenario.title, "My own story");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #[test]
+    fn encode_then_decode_is_the_identity(choices in proptest::collection::vec(any::<u16>(), 0..60), back in 0usize..10) {
+        let mut run = sandbox_session(&choices);
+        for _ in 0..back.min(run.len()) {
+            run.step_back();
+        }
+        let link = link_of(&run);
+        let decoded = Link::decode(&link.encode()).expect("decodes");
+        prop_assert_eq!(&decoded, &link);
+        let again = decoded.to_run().expect("replays");
+        prop_assert_eq!(again.world(), run.world());
+    }
+}
