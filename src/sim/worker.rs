@@ -254,7 +254,8 @@ impl Worker {
                 note.request = Some(request);
                 out.emit(note);
             }
-            Message::Queued { .. } => {}
+            // Queued: the grant will come later, unprompted; it can only be counted from when it arrives.
+            Message::Queued { .. } => self.acquire_sent_local = None,
             _ => {}
         }
     }
