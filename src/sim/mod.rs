@@ -10,6 +10,7 @@ pub mod effect;
 pub mod event;
 pub mod explore;
 pub mod invariant;
+pub mod lab;
 pub mod message;
 pub mod request;
 pub mod report;
