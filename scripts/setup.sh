@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install (only what is missing) the toolchain for fencing-lab.
 #   scripts/setup.sh build   - wasm target, trunk, wasm-bindgen-cli, wasm-opt (binaryen)
-#   scripts/setup.sh test    - build level + chromium, chromedriver, npm devDependencies
+#   scripts/setup.sh test    - build level + mdbook, chromium, chromedriver, npm devDependencies
 # Each step checks what is present (and its version) first; a second run installs nothing.
 set -euo pipefail
 
@@ -16,6 +16,7 @@ esac
 
 TRUNK_VERSION="0.21.14"
 BINARYEN_VERSION="132"
+MDBOOK_VERSION="0.5.4"
 BINARYEN_DIR="$ROOT/tools/binaryen"
 export PATH="$HOME/.cargo/bin:$BINARYEN_DIR/node_modules/.bin:$PATH"
 
@@ -134,12 +135,24 @@ step_npm_deps() {
   fi
 }
 
+step_mdbook() {
+  local have=""
+  if command -v mdbook >/dev/null 2>&1; then have="$(mdbook --version 2>/dev/null | awk '{print $2}' | tr -d v)"; fi
+  if [ "$have" = "$MDBOOK_VERSION" ]; then
+    echo "ok: mdbook $MDBOOK_VERSION present"
+  else
+    echo "install: mdbook $MDBOOK_VERSION (found: ${have:-none}; takes ~2 min)"
+    cargo install --locked mdbook --version "$MDBOOK_VERSION" --force
+  fi
+}
+
 step_rust
 step_trunk
 step_wasm_bindgen
 step_node
 step_binaryen
 if [ "$LEVEL" = "test" ]; then
+  step_mdbook
   step_chromium
   step_npm_deps
 fi
