@@ -66,6 +66,8 @@ pub enum EventKind {
     WriteRejected { resource: String, reason: Reason, highest: Option<Token> },
     WriteReplayed { resource: String, recorded: String },
     FenceRegistered { resource: String, highest: Option<Token> },
+    /// A transaction refused at another of its objects: this one is left unchanged.
+    TransactionRefused { resource: String, because: String },
     ResourceBackedUp { resource: String },
     ResourceRestored { resource: String, highest: Option<Token>, value: String },
     ResourceRestarted { resource: String, lost_checks: usize },
@@ -169,6 +171,9 @@ impl fmt::Display for EventKind {
             }
             FenceRegistered { highest, .. } => {
                 write!(f, "registers the new token before its owner is told; highest {}", tok(highest))
+            }
+            TransactionRefused { because, .. } => {
+                write!(f, "leaves its part undone: the transaction was refused at {because}")
             }
             ResourceBackedUp { .. } => write!(f, "takes a backup snapshot"),
             ResourceRestored { highest, value, .. } => {

@@ -75,6 +75,16 @@ pub struct Violation {
     pub detail: String,
 }
 
+/// How one object's part of a multi-object operation ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Part {
+    Changed,
+    /// Accepted without change: the object already held what the operation wanted.
+    AlreadyThere,
+    Refused,
+}
+
 /// The truth about ownership, kept beside the nodes for the checker.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Ghost {
@@ -86,8 +96,8 @@ pub struct Ghost {
     pub newest_applied: BTreeMap<String, (u32, String)>,
     /// (resource, op id) pairs whose effect has been applied.
     pub executed: BTreeSet<(String, String)>,
-    /// Multi-object operations sent as separate writes: op id → per target, applied or not once known.
-    pub multi: BTreeMap<String, BTreeMap<String, Option<bool>>>,
+    /// Multi-object operations sent as separate writes: op id → per target, its part once known.
+    pub multi: BTreeMap<String, BTreeMap<String, Option<Part>>>,
     pub violations: Vec<Violation>,
 }
 

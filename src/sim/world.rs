@@ -8,7 +8,7 @@ use super::action::{Action, MsgSel};
 use super::coordinator::{Coordinator, LockState};
 use super::effect::{Effect, Note, Out};
 use super::event::{Event, EventKind, Metrics};
-use super::invariant::{Ghost, Violation, ViolationKind};
+use super::invariant::{Ghost, Part, Violation, ViolationKind};
 use super::message::{Envelope, Message, Network, Node};
 use super::request::{Outcome, Reason, Request};
 use super::resource::{Policy, Resource, ResourceKind, Verdict};
@@ -574,12 +574,20 @@ impl World {
             .iter()
             .filter_map(|t| self.resources.iter().position(|r| &r.name == t))
             .collect();
-        let refusal = idx.iter().find_map(|&i| self.resources[i].judge(&req).err());
+        let refusal = idx.iter().find_map(|&i| self.resources[i].judge(&req).err().map(|v| (i, v)));
         match refusal {
-            Some(v) => {
-                for &i in &idx {
-                    self.log_verdict(i, &req, &v, log);
-                    self.check_rejected(i, &req, &v);
+            Some((at, v)) => {
+                // The refusing object gives the verdict; the others only abandon their part.
+                self.log_verdict(at, &req, &v, log);
+                self.check_rejected(at, &req, &v);
+                let because = self.resources[at].name.clone();
+                for &i in idx.iter().filter(|&&i| i != at) {
+                    let resource = self.resources[i].name.clone();
+                    let kind = EventKind::TransactionRefused { resource: resource.clone(), because: because.clone() };
+                    let mut note = Note::new(kind).maybe_token(req.token.as_ref());
+                    note.op_id = Some(req.op_id.clone());
+                    note.request = Some(req.id.clone());
+                    self.push(log, &resource, note, None);
                 }
                 self.flush_violations(log);
                 self.reply(first, &req, v.outcome(), log);
@@ -589,9 +597,9 @@ impl World {
                     let v = self.resources[i].apply(&req);
                     self.log_verdict(i, &req, &v, log);
                     self.check_applied(i, &req, &v, log);
-                }
-                if let Some(&i) = idx.first() {
-                    self.resources[i].data.results.insert(req.op_id.clone(), Outcome::Accepted);
+                    if self.resources[i].options.dedup {
+                        self.resources[i].data.results.insert(req.op_id.clone(), Outcome::Accepted);
+                    }
                 }
                 self.reply(first, &req, Outcome::Accepted, log);
             }
@@ -650,6 +658,10 @@ impl World {
 
     fn check_applied(&mut self, ri: usize, req: &Request, v: &Verdict, log: &mut Vec<Event>) {
         if matches!(v, Verdict::Applied { no_op: true }) {
+            // Already there: nothing changed, but the part of a multi-object operation is done.
+            let name = self.resources[ri].name.clone();
+            self.note_part(&name, req, Part::AlreadyThere);
+            self.flush_violations(log);
             return;
         }
         let r = &self.resources[ri];
@@ -657,6 +669,7 @@ impl World {
         let fenceable = r.kind.can_fence();
         let lock = r.lock.clone();
         let g = self.generation_at(ri, req);
+        let under = |g: u32| if g == 0 { "with no grant of this lock".to_string() } else { format!("under grant #{g}") };
         if fenceable {
             let newest = self.ghost.newest_applied.get(&name).cloned();
             let latest = self.ghost.latest_grant.get(&lock).copied().unwrap_or(0);
@@ -666,14 +679,14 @@ impl World {
                     &name,
                     req,
                     Some(by.clone()),
-                    format!("{} wrote under grant #{g} after {by} (grant #{n}) had written", req.id),
+                    format!("{} wrote {} after {by} (grant #{n}) had written", req.id, under(g)),
                 ),
                 _ if g < latest => self.violate(
                     ViolationKind::SupersededWrite,
                     &name,
                     req,
                     None,
-                    format!("{} wrote under grant #{g} after grant #{latest} was issued", req.id),
+                    format!("{} wrote {} after grant #{latest} was issued", req.id, under(g)),
                 ),
                 _ => {}
             }
@@ -685,7 +698,7 @@ impl World {
             let detail = format!("operation {} took effect at {name} again ({})", req.op_id, req.id);
             self.violate(ViolationKind::DoubleExecution, &name, req, None, detail);
         }
-        self.note_part(&name, req, true);
+        self.note_part(&name, req, Part::Changed);
         self.flush_violations(log);
     }
 
@@ -700,12 +713,12 @@ impl World {
                 let detail = format!("{} holds the current lease yet its token was refused", req.from);
                 self.violate(ViolationKind::OwnerLockedOut, &name, req, None, detail);
             }
-            self.note_part(&name, req, false);
+            self.note_part(&name, req, Part::Refused);
         }
     }
 
     /// Record how one part of a multi-object operation ended; report a partial application.
-    fn note_part(&mut self, resource: &str, req: &Request, applied: bool) {
+    fn note_part(&mut self, resource: &str, req: &Request, part: Part) {
         if req.multi.is_empty() {
             return;
         }
@@ -714,11 +727,13 @@ impl World {
             .multi
             .entry(req.op_id.clone())
             .or_insert_with(|| req.multi.iter().map(|r| (r.clone(), None)).collect());
-        parts.insert(resource.to_string(), Some(applied));
+        parts.insert(resource.to_string(), Some(part));
         if parts.values().all(Option::is_some) {
             let parts = self.ghost.multi.remove(&req.op_id).expect("present");
-            let done: Vec<&String> = parts.iter().filter(|(_, a)| **a == Some(true)).map(|(r, _)| r).collect();
-            if !done.is_empty() && done.len() < parts.len() {
+            let done: Vec<&String> =
+                parts.iter().filter(|(_, a)| **a == Some(Part::Changed)).map(|(r, _)| r).collect();
+            let refused = parts.values().any(|a| *a == Some(Part::Refused));
+            if !done.is_empty() && refused {
                 let detail = format!(
                     "operation {} changed {} but not the rest of {}",
                     req.op_id,
