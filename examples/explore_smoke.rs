@@ -1,13 +1,17 @@
+//! Explore every preset under each variant and print the verdicts (a development aid).
 use fencing_lab::sim::explore::{explore, Bounds};
 fn main() {
-    let id = std::env::args().nth(1).unwrap_or("paused-writer".into());
-    let s = fencing_lab::presets::get(&id).unwrap();
-    for v in &s.variants {
-        let t = std::time::Instant::now();
-        let r = explore(&s.with_variant(v), Some(v.name.clone()), Bounds::for_scenario(&s.with_variant(v)));
-        println!("{} / {}: states {} distinct {} terminal {} complete {} in {:?}", id, v.name, r.states, r.distinct_states, r.terminal_states, r.complete, t.elapsed());
-        for i in &r.invariants {
-            println!("  {} held={} {}", i.kind, i.held, i.counterexample.as_ref().map(|c| c.iter().map(|a| a.to_string()).collect::<Vec<_>>().join("; ")).unwrap_or_default());
+    let only = std::env::args().nth(1);
+    for s in fencing_lab::presets::all() {
+        if only.as_deref().is_some_and(|o| o != s.id) || s.id == "sandbox" {
+            continue;
+        }
+        for v in &s.variants {
+            let sv = s.with_variant(v);
+            let t = std::time::Instant::now();
+            let r = explore(&sv, Some(v.name.clone()), Bounds::for_scenario(&sv));
+            let broken: Vec<String> = r.invariants.iter().filter(|i| !i.held).map(|i| format!("{}({})", i.kind, i.counterexample.as_ref().map_or(0, |c| c.len()))).collect();
+            println!("{:<26} {:<22} distinct {:>7} terminal {:>6} {:>5}ms complete {} broken: {}", s.id, v.name, r.distinct_states, r.terminal_states, t.elapsed().as_millis(), r.complete, broken.join(" "));
         }
     }
 }

@@ -15,7 +15,6 @@ use super::scenario::Scenario;
 use super::time::Tick;
 use super::world::World;
 use serde::{Deserialize, Serialize};
-use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashSet, VecDeque};
 use std::hash::{Hash, Hasher};
 
@@ -161,11 +160,20 @@ impl Explorer {
             let owner = owner.map(str::to_string);
             match programs.iter_mut().find(|p| p.worker == owner) {
                 Some(p) => p.actions.push(a.clone()),
-                None => programs.push(Program { worker: owner, actions: vec![a.clone()] }),
+                None => programs.push(Program {
+                    worker: owner,
+                    actions: vec![a.clone()],
+                }),
             }
         }
         let world = World::new(scenario);
-        let root = Node { world, pcs: vec![0; programs.len()], used: Used::default(), depth: 0, at: None };
+        let root = Node {
+            world,
+            pcs: vec![0; programs.len()],
+            used: Used::default(),
+            depth: 0,
+            at: None,
+        };
         let mut e = Explorer {
             scenario: scenario.clone(),
             variant,
@@ -185,7 +193,7 @@ impl Explorer {
     }
 
     fn key(&self, n: &Node) -> u64 {
-        let mut h = DefaultHasher::new();
+        let mut h = super::hash::FxHasher::default();
         n.world.state_key().hash(&mut h);
         n.pcs.hash(&mut h);
         n.used.hash(&mut h);
@@ -204,7 +212,9 @@ impl Explorer {
     /// Expand up to `budget` states. Returns true when the search is finished.
     pub fn run(&mut self, budget: usize) -> bool {
         for _ in 0..budget {
-            let Some(node) = self.queue.pop_front() else { return true };
+            let Some(node) = self.queue.pop_front() else {
+                return true;
+            };
             let choices = self.choices(&node);
             if choices.is_empty() {
                 self.terminal += 1;
@@ -216,8 +226,15 @@ impl Explorer {
                     continue;
                 }
                 self.states += 1;
-                let before: Vec<ViolationKind> = node.world.ghost.violations.iter().map(|v| v.kind).collect();
-                let child = Node { world, pcs, used, depth: node.depth + 1, at: Some(self.trail.len()) };
+                let before: Vec<ViolationKind> =
+                    node.world.ghost.violations.iter().map(|v| v.kind).collect();
+                let child = Node {
+                    world,
+                    pcs,
+                    used,
+                    depth: node.depth + 1,
+                    at: Some(self.trail.len()),
+                };
                 let k = self.key(&child);
                 if !self.seen.insert(k) {
                     continue;
@@ -259,7 +276,9 @@ impl Explorer {
         }
         let same = |a: Action| (a, n.pcs.clone(), n.used);
         for (pi, p) in self.programs.iter().enumerate() {
-            let Some(a) = p.actions.get(n.pcs[pi]) else { continue };
+            let Some(a) = p.actions.get(n.pcs[pi]) else {
+                continue;
+            };
             if !self.ready(w, p, a) {
                 continue;
             }
@@ -269,23 +288,49 @@ impl Explorer {
         }
         for e in &w.network.in_flight {
             let msg = MsgSel::id(e.id);
-            out.push(same(Action::Deliver { msg: msg.clone() }));
-            if n.used.holds < b.max_holds && !e.is_held(w.now) {
-                let used = Used { holds: n.used.holds + 1, ..n.used };
-                out.push((Action::Hold { msg: msg.clone(), until: None }, n.pcs.clone(), used));
+            // A reply only tells a worker what happened; when it lands changes nothing else,
+            // so it arrives on time rather than being one more ordering to try.
+            if e.msg.kind() != super::message::MessageKind::Reply {
+                out.push(same(Action::Deliver { msg: msg.clone() }));
+            }
+            // Holding matters for protected writes (a delayed request); other messages are
+            // reordered by delivering them early, which is always a choice.
+            let is_write = e.msg.kind() == super::message::MessageKind::Write;
+            if is_write && n.used.holds < b.max_holds && !e.is_held(w.now) {
+                let used = Used {
+                    holds: n.used.holds + 1,
+                    ..n.used
+                };
+                out.push((
+                    Action::Hold {
+                        msg: msg.clone(),
+                        until: None,
+                    },
+                    n.pcs.clone(),
+                    used,
+                ));
             }
             if n.used.drops < b.max_drops {
-                let used = Used { drops: n.used.drops + 1, ..n.used };
+                let used = Used {
+                    drops: n.used.drops + 1,
+                    ..n.used
+                };
                 out.push((Action::Drop { msg: msg.clone() }, n.pcs.clone(), used));
             }
             if n.used.duplicates < b.max_duplicates {
-                let used = Used { duplicates: n.used.duplicates + 1, ..n.used };
+                let used = Used {
+                    duplicates: n.used.duplicates + 1,
+                    ..n.used
+                };
                 out.push((Action::Duplicate { msg }, n.pcs.clone(), used));
             }
         }
         for r in &w.resources {
             for q in &r.checked {
-                out.push(same(Action::CompleteWrite { resource: r.name.clone(), request: Some(q.id.clone()) }));
+                out.push(same(Action::CompleteWrite {
+                    resource: r.name.clone(),
+                    request: Some(q.id.clone()),
+                }));
             }
         }
         for wk in &w.workers {
@@ -293,12 +338,26 @@ impl Explorer {
             use super::worker::Status;
             match wk.status {
                 Status::Running => {
-                    if n.used.pauses < b.max_pauses {
-                        let used = Used { pauses: n.used.pauses + 1, ..n.used };
-                        out.push((Action::Pause { worker: worker.clone(), ticks: None }, n.pcs.clone(), used));
+                    // A pause matters to a worker that holds a lease: it may outlast it.
+                    if n.used.pauses < b.max_pauses && wk.lease.is_some() {
+                        let used = Used {
+                            pauses: n.used.pauses + 1,
+                            ..n.used
+                        };
+                        out.push((
+                            Action::Pause {
+                                worker: worker.clone(),
+                                ticks: None,
+                            },
+                            n.pcs.clone(),
+                            used,
+                        ));
                     }
                     if n.used.crashes < b.max_crashes {
-                        let used = Used { crashes: n.used.crashes + 1, ..n.used };
+                        let used = Used {
+                            crashes: n.used.crashes + 1,
+                            ..n.used
+                        };
                         out.push((Action::Crash { worker }, n.pcs.clone(), used));
                     }
                 }
@@ -320,12 +379,15 @@ impl Explorer {
             return false;
         }
         let Some(name) = &p.worker else { return true };
-        let Some(wk) = w.worker(name) else { return false };
+        let Some(wk) = w.worker(name) else {
+            return false;
+        };
         match a {
             Action::Acquire { .. } => wk.lease.is_none() && wk.acquire_sent_local.is_none(),
-            Action::Prepare { .. } | Action::Write { .. } | Action::Renew { .. } | Action::Release { .. } => {
-                wk.lease.is_some()
-            }
+            Action::Prepare { .. }
+            | Action::Write { .. }
+            | Action::Renew { .. }
+            | Action::Release { .. } => wk.lease.is_some(),
             _ => true,
         }
     }
@@ -367,7 +429,10 @@ impl Bounds {
                 _ => 0,
             })
             .sum();
-        Bounds { max_tick: scripted + 2, ..Bounds::default() }
+        Bounds {
+            max_tick: scripted + 2,
+            ..Bounds::default()
+        }
     }
 }
 

@@ -9,6 +9,7 @@ pub mod coordinator;
 pub mod effect;
 pub mod event;
 pub mod explore;
+pub mod hash;
 pub mod invariant;
 pub mod lab;
 pub mod message;

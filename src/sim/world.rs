@@ -877,13 +877,26 @@ impl World {
     /// bookkeeping that differs between paths to the same state (metrics, overlap history,
     /// violation details): the explorer's deduplication key.
     pub fn state_key(&self) -> u64 {
-        let mut h = DefaultHasher::new();
+        let mut h = super::hash::FxHasher::default();
         self.now.hash(&mut h);
         self.rng.hash(&mut h);
         self.coordinator.hash(&mut h);
         self.workers.hash(&mut h);
         self.resources.hash(&mut h);
-        self.network.hash(&mut h);
+        // Messages as a multiset: ids only say in which order equal messages were sent.
+        let mut flights: Vec<u64> = self
+            .network
+            .in_flight
+            .iter()
+            .map(|e| {
+                let mut m = super::hash::FxHasher::default();
+                (&e.from, &e.to, &e.msg, e.sent_at, e.due_at, e.hold).hash(&mut m);
+                m.finish()
+            })
+            .collect();
+        flights.sort_unstable();
+        flights.hash(&mut h);
+        self.network.spec.hash(&mut h);
         self.ghost.minted.hash(&mut h);
         self.ghost.latest_grant.hash(&mut h);
         self.ghost.newest_applied.hash(&mut h);
