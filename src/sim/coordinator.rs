@@ -51,7 +51,8 @@ pub struct Coordinator {
     pub replica: usize,
     pub replicas: usize,
     pub locks: LockTable,
-    pub backup: Option<LockTable>,
+    /// Shared, immutable once taken: a world clone copies a pointer, not the table.
+    pub backup: Option<std::rc::Rc<LockTable>>,
 }
 
 impl Coordinator {
@@ -148,7 +149,7 @@ impl Coordinator {
     }
 
     pub fn take_backup(&mut self) {
-        self.backup = Some(self.locks.clone());
+        self.backup = Some(std::rc::Rc::new(self.locks.clone()));
     }
 
     pub fn restart(&mut self, persisted: bool) {
@@ -164,7 +165,7 @@ impl Coordinator {
 
     /// The lock table and counters go back to the snapshot; epoch issuers move to a new epoch.
     pub fn restore(&mut self) {
-        let Some(b) = self.backup.clone() else { return };
+        let Some(b) = self.backup.as_deref().cloned() else { return };
         let epochs: BTreeMap<String, u64> = self.locks.iter().map(|(k, l)| (k.clone(), l.issuer.epoch)).collect();
         self.locks = b;
         for (name, l) in self.locks.iter_mut() {

@@ -146,7 +146,8 @@ pub struct Resource {
     pub data: ResourceData,
     /// Check-then-write: requests that passed the check and have not written yet.
     pub checked: Vec<Request>,
-    pub backup: Option<ResourceData>,
+    /// Shared, immutable once taken (see `Coordinator::backup`).
+    pub backup: Option<std::rc::Rc<ResourceData>>,
 }
 
 /// What a resource did with a request.
@@ -196,7 +197,7 @@ impl Resource {
             kind,
             policy,
             options,
-            backup: Some(data.clone()),
+            backup: Some(std::rc::Rc::new(data.clone())),
             data,
             checked: Vec::new(),
         }
@@ -353,12 +354,12 @@ impl Resource {
     }
 
     pub fn take_backup(&mut self) {
-        self.backup = Some(self.data.clone());
+        self.backup = Some(std::rc::Rc::new(self.data.clone()));
     }
 
     pub fn restore(&mut self) {
         if let Some(b) = &self.backup {
-            self.data = b.clone();
+            self.data = (**b).clone();
         }
         self.checked.clear();
     }
