@@ -4,9 +4,15 @@ fn main() {
     for v in &s.variants {
         let mut run = Run::new(&s, Some(v));
         run.run_script().unwrap();
-        for e in run.events() { println!("{e}"); }
+        for e in run.events() {
+            println!("{e}");
+        }
         let r = Report::of(&run);
         println!("{}", serde_json::to_string_pretty(&r.requests).unwrap());
-        println!("violations {:?}\nmismatch {:?}", r.violations, r.mismatches(&v.expect));
+        println!(
+            "violations {:?}\nmismatch {:?}",
+            r.violations,
+            r.mismatches(&v.expect)
+        );
     }
 }

@@ -1,8 +1,723 @@
-//! The `fencing-lab` command line. (Being written: list, run, export.)
+//! The `fencing-lab` command line: `list`, `run` and `export`, over the same model the app draws.
+//!
+//! Arguments are parsed by hand (std only). Results go to stdout. Bad input — an unknown
+//! command, flag, preset, variant or policy, an unreadable or invalid scenario file, a script
+//! action the world refuses — is one line `fencing-lab: <problem>` on stderr and exit code 2.
 
-/// Runs the CLI with its arguments; returns the process exit code.
+use crate::presets;
+use crate::sim::report::Report;
+use crate::sim::run::Run;
+use crate::sim::scenario::{Scenario, Variant};
+use crate::sim::{Policy, World};
+use std::fmt::Write as _;
+use std::io::{Read as _, Write as _};
+
+/// Exit code: the run finished, but the chosen variant's stated outcome did not hold.
+pub const EXIT_MISMATCH: i32 = 1;
+/// Exit code: bad input (one line on stderr).
+pub const EXIT_BAD_INPUT: i32 = 2;
+/// Exit code: a defect in this program (it reports one line instead of a panic message).
+pub const EXIT_INTERNAL: i32 = 70;
+
+pub const USAGE: &str = "\
+fencing-lab: leases and fencing tokens, simulated
+
+Usage:
+  fencing-lab list
+  fencing-lab run (--preset ID | FILE.json | -) [--variant NAME] [--policy P] [--format text|json]
+  fencing-lab export (--preset ID | FILE.json | -)
+  fencing-lab help
+
+list     preset ids and titles, grouped by theme
+run      run the whole script and print the timeline and verdicts (text) or the report (json)
+export   print a scenario as a scenario file (docs/scenario-format.md); running it gives the same result
+
+Options of run:
+  --preset ID      a built-in scenario (see `fencing-lab list`); or give a FILE.json, or - for stdin
+  --variant NAME   run under that variant of the scenario (default: its first variant, if any)
+  --policy P       unfenced | highest-seen | strict | check-then-write | fence-on-acquire, or a
+                   variant name: runs the variant with that name or that policy (so its settings
+                   and expectations apply); otherwise applies P as the scenario's receiver policy
+  --format F       text (default) or json
+
+Exit status: 0 done (and the variant's stated outcome held); 1 the run finished but the
+variant's stated outcome did not hold; 2 bad input, reported as one line on stderr.
+";
+
+/// Something wrong with the input: reported as one line, exit code 2.
+#[derive(Debug)]
+struct Problem(String);
+
+fn problem<T>(msg: impl Into<String>) -> Result<T, Problem> {
+    Err(Problem(msg.into()))
+}
+
+/// What a command prints and how it exits.
+struct Output {
+    text: String,
+    code: i32,
+}
+
+impl Output {
+    fn ok(text: String) -> Self {
+        Output { text, code: 0 }
+    }
+}
+
+/// Runs the CLI with its arguments (without the program name); returns the process exit code.
 pub fn main(args: Vec<String>) -> i32 {
-    let _ = args;
-    eprintln!("fencing-lab: not yet implemented");
-    2
+    // A defect must still read as one line, not a panic message and a backtrace hint.
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|info| {
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown failure".into());
+        let at = info
+            .location()
+            .map(|l| format!(" ({}:{})", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!("fencing-lab: internal error: {}{at}", one_line(&what));
+    }));
+    let result = std::panic::catch_unwind(|| dispatch(&args));
+    std::panic::set_hook(previous);
+    match result {
+        Ok(Ok(out)) => {
+            let mut stdout = std::io::stdout().lock();
+            // A closed pipe (`| head`) is not an error worth a message.
+            let _ = stdout
+                .write_all(out.text.as_bytes())
+                .and_then(|_| stdout.flush());
+            out.code
+        }
+        Ok(Err(Problem(msg))) => {
+            eprintln!("fencing-lab: {}", one_line(&msg));
+            EXIT_BAD_INPUT
+        }
+        Err(_) => EXIT_INTERNAL,
+    }
+}
+
+/// Any message as a single line.
+fn one_line(msg: &str) -> String {
+    msg.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn dispatch(args: &[String]) -> Result<Output, Problem> {
+    let Some((cmd, rest)) = args.split_first() else {
+        return problem("no command given; try `fencing-lab help`");
+    };
+    match cmd.as_str() {
+        "list" => cmd_list(rest),
+        "run" => cmd_run(rest),
+        "export" => cmd_export(rest),
+        "help" | "-h" | "--help" => Ok(Output::ok(USAGE.to_string())),
+        "-V" | "--version" => Ok(Output::ok(format!(
+            "fencing-lab {}\n",
+            env!("CARGO_PKG_VERSION")
+        ))),
+        other if other.starts_with('-') => {
+            problem(format!("unknown flag “{other}”; try `fencing-lab help`"))
+        }
+        other => problem(format!(
+            "unknown command “{other}” (commands: list, run, export, help)"
+        )),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Arguments
+
+/// A command's arguments: `--name value` / `--name=value` flags and positional words.
+#[derive(Default)]
+struct Args {
+    flags: Vec<(String, String)>,
+    positional: Vec<String>,
+    help: bool,
+}
+
+impl Args {
+    fn parse(cmd: &str, args: &[String], known: &[&str]) -> Result<Args, Problem> {
+        let mut out = Args::default();
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            if a == "-h" || a == "--help" {
+                out.help = true;
+            } else if a == "-" || !a.starts_with('-') {
+                out.positional.push(a.clone());
+            } else if let Some(body) = a.strip_prefix("--").filter(|b| !b.is_empty()) {
+                let (name, inline) = match body.split_once('=') {
+                    Some((n, v)) => (n, Some(v.to_string())),
+                    None => (body, None),
+                };
+                if !known.contains(&name) {
+                    let hint = if known.is_empty() {
+                        format!("{cmd} takes no flags")
+                    } else {
+                        let names: Vec<String> = known.iter().map(|k| format!("--{k}")).collect();
+                        format!("{cmd} takes {}", names.join(", "))
+                    };
+                    return problem(format!("unknown flag “--{name}” for {cmd} ({hint})"));
+                }
+                let value = match inline {
+                    Some(v) => v,
+                    None => match it.next() {
+                        Some(v) if !v.starts_with("--") => v.clone(),
+                        _ => return problem(format!("--{name} needs a value")),
+                    },
+                };
+                if value.is_empty() {
+                    return problem(format!("--{name} needs a value"));
+                }
+                if out.flags.iter().any(|(n, _)| n == name) {
+                    return problem(format!("--{name} is given twice"));
+                }
+                out.flags.push((name.to_string(), value));
+            } else {
+                return problem(format!("unknown flag “{a}” for {cmd}"));
+            }
+        }
+        Ok(out)
+    }
+
+    fn get(&self, name: &str) -> Option<&str> {
+        self.flags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The scenario to work on: `--preset ID`, or one file (`-` is standard input).
+    fn source(&self, cmd: &str) -> Result<Source, Problem> {
+        match (self.get("preset"), self.positional.as_slice()) {
+            (Some(_), [f, ..]) => problem(format!(
+                "{cmd}: give --preset or a file, not both (got “{f}” too)"
+            )),
+            (Some(id), []) => Ok(Source::Preset(id.to_string())),
+            (None, [f]) => Ok(Source::File(f.clone())),
+            (None, []) => problem(format!(
+                "{cmd}: which scenario? give --preset ID or a FILE.json"
+            )),
+            (None, [_, extra, ..]) => problem(format!(
+                "{cmd}: one scenario file at a time (unexpected “{extra}”)"
+            )),
+        }
+    }
+}
+
+enum Source {
+    Preset(String),
+    File(String),
+}
+
+impl Source {
+    /// The scenario and the name its problems are reported under.
+    fn load(&self) -> Result<(Scenario, String), Problem> {
+        match self {
+            Source::Preset(id) => match presets::get(id) {
+                Some(s) => Ok((s, id.clone())),
+                None => problem(format!("no preset named “{id}” (see `fencing-lab list`)")),
+            },
+            Source::File(path) => {
+                let label = if path == "-" {
+                    "<stdin>".to_string()
+                } else {
+                    path.clone()
+                };
+                let text =
+                    read_input(path).map_err(|e| Problem(format!("cannot read {label}: {e}")))?;
+                let s = Scenario::from_json(&text).map_err(|e| Problem(format!("{label}: {e}")))?;
+                Ok((s, label))
+            }
+        }
+    }
+}
+
+fn read_input(path: &str) -> std::io::Result<String> {
+    if path == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s)?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// list
+
+fn cmd_list(args: &[String]) -> Result<Output, Problem> {
+    let a = Args::parse("list", args, &[])?;
+    if a.help {
+        return Ok(Output::ok(USAGE.to_string()));
+    }
+    if let Some(p) = a.positional.first() {
+        return problem(format!("list takes no arguments (unexpected “{p}”)"));
+    }
+    let all = presets::all();
+    let width = all.iter().map(|s| s.id.len()).max().unwrap_or(0);
+    let mut themes: Vec<&str> = Vec::new();
+    for s in &all {
+        if !themes.contains(&s.theme.as_str()) {
+            themes.push(&s.theme);
+        }
+    }
+    let mut out = String::new();
+    for (k, theme) in themes.iter().enumerate() {
+        if k > 0 {
+            out.push('\n');
+        }
+        out.push_str(if theme.is_empty() {
+            "(no theme)"
+        } else {
+            theme
+        });
+        out.push('\n');
+        for s in all.iter().filter(|s| s.theme == *theme) {
+            let _ = writeln!(out, "  {:<width$}  {}", s.id, s.title);
+        }
+    }
+    Ok(Output::ok(out))
+}
+
+// ---------------------------------------------------------------------------------------
+// export
+
+fn cmd_export(args: &[String]) -> Result<Output, Problem> {
+    let a = Args::parse("export", args, &["preset"])?;
+    if a.help {
+        return Ok(Output::ok(USAGE.to_string()));
+    }
+    let (s, _) = a.source("export")?.load()?;
+    Ok(Output::ok(s.to_json() + "\n"))
+}
+
+// ---------------------------------------------------------------------------------------
+// run
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Text,
+    Json,
+}
+
+/// Which variant a run uses, and what that means for its expectation.
+struct Choice {
+    /// The scenario to run (the base, or the base with `--policy` applied when no variant fits).
+    scenario: Scenario,
+    variant: Option<Variant>,
+    /// Why the variant's expectation is not checked, when it is not.
+    unchecked: Option<String>,
+    /// The chosen variant as the scenario states it (for its outcome text and expectation).
+    stated: Option<Variant>,
+}
+
+fn policy_names() -> String {
+    Policy::ALL
+        .iter()
+        .map(|p| p.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn variant_names(s: &Scenario) -> String {
+    if s.variants.is_empty() {
+        "it has none".into()
+    } else {
+        let names: Vec<&str> = s.variants.iter().map(|v| v.name.as_str()).collect();
+        format!("variants: {}", names.join(", "))
+    }
+}
+
+fn parse_policy(p: &str, s: &Scenario) -> Result<Policy, Problem> {
+    Policy::parse(p).ok_or_else(|| {
+        Problem(format!(
+            "unknown policy “{p}” (policies: {}; or a variant name of “{}”: {})",
+            policy_names(),
+            s.id,
+            variant_names(s)
+        ))
+    })
+}
+
+fn choose(s: &Scenario, variant: Option<&str>, policy: Option<&str>) -> Result<Choice, Problem> {
+    let plain = |v: &Variant| Choice {
+        scenario: s.clone(),
+        variant: Some(v.clone()),
+        unchecked: None,
+        stated: Some(v.clone()),
+    };
+    match (variant, policy) {
+        (Some(name), policy) => {
+            let Some(v) = s.variant(name) else {
+                return problem(format!(
+                    "scenario “{}” has no variant “{name}” ({})",
+                    s.id,
+                    variant_names(s)
+                ));
+            };
+            let Some(p) = policy else { return Ok(plain(v)) };
+            let p = parse_policy(p, s)?;
+            if v.policy == Some(p) || (v.policy.is_none() && s.policy == p) {
+                return Ok(plain(v));
+            }
+            let mut changed = v.clone();
+            changed.policy = Some(p);
+            Ok(Choice {
+                scenario: s.clone(),
+                variant: Some(changed),
+                unchecked: Some(format!(
+                    "--policy {} overrides the policy variant “{}” states its outcome under",
+                    p.as_str(),
+                    v.name
+                )),
+                stated: Some(v.clone()),
+            })
+        }
+        (None, Some(p)) => {
+            if let Some(v) = s.variant(p) {
+                return Ok(plain(v));
+            }
+            let policy = parse_policy(p, s)?;
+            if let Some(v) = s
+                .variants
+                .iter()
+                .find(|v| v.policy.unwrap_or(s.policy) == policy)
+            {
+                return Ok(plain(v));
+            }
+            let mut base = s.clone();
+            base.policy = policy;
+            let unchecked = (!s.variants.is_empty())
+                .then(|| format!("no variant of “{}” runs under {}; the scenario ran as written with that policy", s.id, policy.as_str()));
+            Ok(Choice {
+                scenario: base,
+                variant: None,
+                unchecked,
+                stated: None,
+            })
+        }
+        (None, None) => match s.variants.first() {
+            Some(v) => Ok(plain(v)),
+            None => Ok(Choice {
+                scenario: s.clone(),
+                variant: None,
+                unchecked: None,
+                stated: None,
+            }),
+        },
+    }
+}
+
+/// Run the whole script, naming the step and action the world refused, if any.
+fn run_all(choice: &Choice, label: &str) -> Result<Run, Problem> {
+    let mut run = Run::new(&choice.scenario, choice.variant.as_ref());
+    loop {
+        let next = run.next_script_step();
+        match run.step_forward() {
+            Ok(true) => {}
+            Ok(false) => return Ok(run),
+            Err(e) => {
+                let Some(i) = next else {
+                    return problem(format!("{label}: {e}"));
+                };
+                // Replay the step action by action to name the one refused.
+                let mut world: World = run.world().clone();
+                for (j, a) in run.scenario.script[i].actions.iter().enumerate() {
+                    if let Err(e) = world.step(a) {
+                        return problem(format!(
+                            "{label}: script[{i}].do[{j}] ({a}) was refused: {e}"
+                        ));
+                    }
+                }
+                return problem(format!("{label}: script[{i}] was refused: {e}"));
+            }
+        }
+    }
+}
+
+fn cmd_run(args: &[String]) -> Result<Output, Problem> {
+    let a = Args::parse("run", args, &["preset", "policy", "variant", "format"])?;
+    if a.help {
+        return Ok(Output::ok(USAGE.to_string()));
+    }
+    let format = match a.get("format") {
+        None | Some("text") => Format::Text,
+        Some("json") => Format::Json,
+        Some(f) => return problem(format!("unknown format “{f}” (formats: text, json)")),
+    };
+    let (scenario, label) = a.source("run")?.load()?;
+    let choice = choose(&scenario, a.get("variant"), a.get("policy"))?;
+    let mut run = run_all(&choice, &label)?;
+    let report = Report::of(&run);
+    let verdict = Verdict::of(&choice, &report);
+    let text = match format {
+        Format::Json => {
+            let out = JsonOutput {
+                report: &report,
+                expectation: verdict.to_json(),
+            };
+            serde_json::to_string_pretty(&out).expect("a report serialises") + "\n"
+        }
+        Format::Text => render_text(&mut run, &report, &verdict),
+    };
+    let code = if verdict.met() == Some(false) {
+        EXIT_MISMATCH
+    } else {
+        0
+    };
+    Ok(Output { text, code })
+}
+
+/// `--format json`: the report, field for field, and whether the variant's stated outcome held.
+#[derive(serde::Serialize)]
+struct JsonOutput<'a> {
+    #[serde(flatten)]
+    report: &'a Report,
+    expectation: ExpectationJson<'a>,
+}
+
+/// Whether the chosen variant's stated outcome held.
+struct Verdict {
+    variant: Option<String>,
+    outcome: String,
+    /// `None`: not checked (and why).
+    mismatches: Result<Vec<String>, String>,
+}
+
+impl Verdict {
+    fn of(choice: &Choice, report: &Report) -> Verdict {
+        let Some(v) = &choice.stated else {
+            let why = choice
+                .unchecked
+                .clone()
+                .unwrap_or_else(|| "the scenario has no variants".into());
+            return Verdict {
+                variant: None,
+                outcome: String::new(),
+                mismatches: Err(why),
+            };
+        };
+        let mismatches = match &choice.unchecked {
+            Some(why) => Err(why.clone()),
+            None => Ok(report.mismatches(&v.expect)),
+        };
+        Verdict {
+            variant: Some(v.name.clone()),
+            outcome: v.outcome.clone(),
+            mismatches,
+        }
+    }
+
+    fn met(&self) -> Option<bool> {
+        self.mismatches.as_ref().ok().map(|m| m.is_empty())
+    }
+
+    fn to_json(&self) -> ExpectationJson<'_> {
+        let (mismatches, why_unchecked) = match &self.mismatches {
+            Ok(m) => (m.as_slice(), None),
+            Err(why) => (&[][..], Some(why.as_str())),
+        };
+        ExpectationJson {
+            variant: self.variant.as_deref(),
+            outcome: &self.outcome,
+            checked: why_unchecked.is_none(),
+            met: self.met(),
+            mismatches,
+            why_unchecked,
+        }
+    }
+}
+
+/// The `expectation` member of the JSON output.
+#[derive(serde::Serialize)]
+struct ExpectationJson<'a> {
+    /// The variant whose stated outcome this is (`null`: none chosen).
+    variant: Option<&'a str>,
+    /// Its outcome in plain words.
+    outcome: &'a str,
+    checked: bool,
+    /// `null` when not checked.
+    met: Option<bool>,
+    mismatches: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    why_unchecked: Option<&'a str>,
+}
+
+/// Left-aligned columns, two spaces apart, indented by two.
+fn table(rows: &[Vec<String>]) -> String {
+    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..cols)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|x| x.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for r in rows {
+        let mut line = String::from("  ");
+        for (c, cell) in r.iter().enumerate() {
+            if c + 1 < r.len() {
+                let pad = widths[c] - cell.chars().count();
+                line.push_str(cell);
+                line.push_str(&" ".repeat(pad + 2));
+            } else {
+                line.push_str(cell);
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn json_scalar(v: &Option<serde_json::Value>) -> String {
+    match v {
+        None | Some(serde_json::Value::Null) => "-".into(),
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(x) => x.to_string(),
+    }
+}
+
+fn render_text(run: &mut Run, report: &Report, verdict: &Verdict) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "{}: {}", report.scenario, report.title);
+    let variant = match &report.variant {
+        Some(v) => format!("variant {v}"),
+        None => "no variant".into(),
+    };
+    let _ = writeln!(
+        o,
+        "{variant}, policy {}, seed {}",
+        report.policy, report.seed
+    );
+
+    o.push_str("\nTimeline\n");
+    let end = run.len();
+    for i in 1..=end {
+        run.seek(i);
+        match run.narration() {
+            Some(say) => {
+                let _ = writeln!(o, "{i:>3}. {say}");
+            }
+            None => {
+                let _ = writeln!(o, "{i:>3}.");
+            }
+        }
+        for e in run.last_step_events() {
+            let _ = writeln!(o, "       {e}");
+        }
+    }
+    run.seek(end);
+
+    o.push_str("\nRequests\n");
+    if report.requests.is_empty() {
+        o.push_str("  none\n");
+    } else {
+        let mut rows = vec![vec!["id", "from", "resource", "token", "outcome", "reason"]
+            .into_iter()
+            .map(String::from)
+            .collect::<Vec<_>>()];
+        for r in &report.requests {
+            rows.push(vec![
+                r.id.clone(),
+                r.from.clone(),
+                r.resource.clone(),
+                json_scalar(&r.token),
+                r.outcome.clone(),
+                r.reason.clone().unwrap_or_else(|| "-".into()),
+            ]);
+        }
+        o.push_str(&table(&rows));
+    }
+
+    o.push_str("\nViolations\n");
+    if report.violations.is_empty() {
+        o.push_str("  none\n");
+    } else {
+        let rows: Vec<Vec<String>> = report
+            .violations
+            .iter()
+            .map(|v| {
+                vec![
+                    format!("t={}", v.tick),
+                    v.resource.clone(),
+                    v.kind.as_str().to_string(),
+                    v.detail.clone(),
+                ]
+            })
+            .collect();
+        o.push_str(&table(&rows));
+    }
+
+    if !report.overlaps.is_empty() {
+        o.push_str("\nOverlapping beliefs\n");
+        for ov in &report.overlaps {
+            let _ = writeln!(
+                o,
+                "  {} each believed they held {} from t={} to t={}",
+                ov.workers.join(" and "),
+                ov.lock,
+                ov.from,
+                ov.to
+            );
+        }
+    }
+
+    o.push_str("\nMetrics\n");
+    let rows: Vec<Vec<String>> = report
+        .metrics
+        .rows()
+        .into_iter()
+        .map(|(name, n)| vec![name.to_string(), n.to_string()])
+        .collect();
+    o.push_str(&table(&rows));
+
+    o.push_str("\nResources\n");
+    let rows: Vec<Vec<String>> = report
+        .resources
+        .iter()
+        .map(|r| {
+            vec![
+                r.name.clone(),
+                r.kind.clone(),
+                r.policy.clone(),
+                format!("highest {}", json_scalar(&r.highest)),
+                format!("value “{}”", r.value),
+            ]
+        })
+        .collect();
+    o.push_str(&table(&rows));
+
+    o.push_str("\nExpected outcome\n");
+    if let Some(v) = &verdict.variant {
+        let text = if verdict.outcome.is_empty() {
+            "(no outcome text)"
+        } else {
+            verdict.outcome.as_str()
+        };
+        let _ = writeln!(o, "  {v}: {text}");
+    }
+    match &verdict.mismatches {
+        Ok(m) if m.is_empty() => o.push_str("  met: every stated outcome holds\n"),
+        Ok(m) => {
+            o.push_str("  NOT MET:\n");
+            for x in m {
+                let _ = writeln!(o, "    - {x}");
+            }
+        }
+        Err(why) => {
+            let _ = writeln!(o, "  not checked: {why}");
+        }
+    }
+    o
 }

@@ -40,6 +40,12 @@ pub fn get(id: &str) -> Option<Scenario> {
     Some(Scenario::from_json(text).unwrap_or_else(|e| panic!("preset {id} is invalid: {e}")))
 }
 
+/// The file text of one preset, as embedded (the web app parses it without path tracking,
+/// which keeps the WASM smaller; the test suite checks every preset with `get`).
+pub fn source(id: &str) -> Option<&'static str> {
+    FILES.iter().find(|(i, _)| *i == id).map(|(_, text)| *text)
+}
+
 pub fn all() -> Vec<Scenario> {
     ids().filter_map(get).collect()
 }

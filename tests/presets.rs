@@ -12,7 +12,11 @@ fn every_preset_meets_its_stated_outcome_under_each_variant() {
             continue;
         }
         if s.variants.len() < 2 {
-            failures.push(format!("{}: contrasts {} variant(s); a preset contrasts at least two", s.id, s.variants.len()));
+            failures.push(format!(
+                "{}: contrasts {} variant(s); a preset contrasts at least two",
+                s.id,
+                s.variants.len()
+            ));
         }
         for v in &s.variants {
             let e = &v.expect;
@@ -35,12 +39,28 @@ fn every_preset_meets_its_stated_outcome_under_each_variant() {
 #[test]
 fn every_preset_is_complete_data() {
     for s in presets::all() {
-        assert!(!s.title.starts_with("PLACEHOLDER"), "{} is a placeholder", s.id);
-        assert!(!s.summary.is_empty() && !s.theme.is_empty(), "{} lacks summary or theme", s.id);
+        assert!(
+            !s.title.starts_with("PLACEHOLDER"),
+            "{} is a placeholder",
+            s.id
+        );
+        assert!(
+            !s.summary.is_empty() && !s.theme.is_empty(),
+            "{} lacks summary or theme",
+            s.id
+        );
         if s.id != "sandbox" {
             assert!(!s.script.is_empty(), "{} has no script", s.id);
-            assert!(s.script.iter().all(|st| !st.say.trim().is_empty()), "{} has a step without narration", s.id);
-            assert!(s.variants.iter().all(|v| !v.outcome.is_empty()), "{} has a variant without an outcome text", s.id);
+            assert!(
+                s.script.iter().all(|st| !st.say.trim().is_empty()),
+                "{} has a step without narration",
+                s.id
+            );
+            assert!(
+                s.variants.iter().all(|v| !v.outcome.is_empty()),
+                "{} has a variant without an outcome text",
+                s.id
+            );
         }
     }
 }
@@ -48,7 +68,8 @@ fn every_preset_is_complete_data() {
 #[test]
 fn preset_files_round_trip_through_the_scenario_format() {
     for s in presets::all() {
-        let back = fencing_lab::sim::Scenario::from_json(&s.to_json()).expect("exported preset parses");
+        let back =
+            fencing_lab::sim::Scenario::from_json(&s.to_json()).expect("exported preset parses");
         assert_eq!(back, s, "{}", s.id);
     }
 }

@@ -90,6 +90,12 @@ impl Run {
         &self.frames[self.cursor].entry
     }
 
+    /// Where the events of step `i` end in the log: events `..end` happened up to frame `i`.
+    /// With `events_end(i - 1)` it gives the slice of events step `i` caused.
+    pub fn events_end(&self, i: usize) -> Option<usize> {
+        self.frames.get(i).map(|f| f.events_end)
+    }
+
     /// The world after step `i` (0 is the start).
     pub fn world_at(&self, i: usize) -> Option<&World> {
         self.frames.get(i).map(|f| &f.world)

@@ -331,7 +331,8 @@ impl Scenario {
         let s: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
             let inner = e.into_inner();
-            if path == "." || path.is_empty() {
+            // `?` is serde_path_to_error's "somewhere unknown" (e.g. the file ends early).
+            if path == "." || path == "?" || path.is_empty() {
                 format!("{inner}")
             } else {
                 format!("{path}: {inner}")

@@ -1,0 +1,56 @@
+//! The whole page: the state, its context, the timer and keyboard hooks, and the panels.
+
+use super::controls::Controls;
+use super::event_log::EventLog;
+use super::in_flight::InFlight;
+use super::inspector::Inspector;
+use super::narration::Narration;
+use super::picker::Picker;
+use super::sandbox::Sandbox;
+use super::shortcuts::Shortcuts;
+use super::timeline::Timeline;
+use crate::ui::hooks::{use_keyboard, use_player};
+use crate::ui::state::AppCtx;
+use crate::view::state::{load_presets, AppState};
+use yew::prelude::*;
+
+#[component]
+pub fn App() -> Html {
+    let state = use_reducer(|| AppState::new(load_presets()));
+    use_player(&state);
+    use_keyboard(&state);
+    use_effect_with((), |_| {
+        // `#panic` in the URL: panic on purpose after mount, so the e2e tests can check the
+        // error panel (see src/ui/mod.rs).
+        if crate::ui::panic_requested() {
+            panic!("deliberate panic requested by the URL (#panic), to test the error panel");
+        }
+    });
+    html! {
+        <ContextProvider<AppCtx> context={state}>
+            <div class="app">
+                <header class="top">
+                    <div class="brand">
+                        <h1>{"Fencing Lab"}</h1>
+                        <p class="tagline">{"Why a lease is not enough to protect a resource, and what a fencing token does."}</p>
+                    </div>
+                    <Picker />
+                    <Shortcuts />
+                </header>
+                <main class="grid">
+                    <Timeline />
+                    <div class="story">
+                        <Narration />
+                        <Controls />
+                    </div>
+                    <div class="hands">
+                        <InFlight />
+                        <Sandbox />
+                    </div>
+                    <Inspector />
+                    <EventLog />
+                </main>
+            </div>
+        </ContextProvider<AppCtx>>
+    }
+}

@@ -1,0 +1,79 @@
+//! Playback: play/pause, step, jump, speed and the scrub slider over steps.
+
+use super::msg_button;
+use crate::ui::state::use_app;
+use crate::view::state::{Msg, SPEEDS};
+use crate::view::text;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+#[component]
+pub fn Controls() -> Html {
+    let state = use_app();
+    let speed_ref = use_node_ref();
+    {
+        let r = speed_ref.clone();
+        use_effect_with(state.speed, move |speed| {
+            if let Some(s) = r.cast::<HtmlSelectElement>() {
+                s.set_value(&speed.to_string());
+            }
+        });
+    }
+    let run = &state.run;
+    let cursor = run.cursor();
+    let planned = text::planned_len(run);
+    let at_start = cursor == 0;
+    let at_end = state.at_end();
+    let pure_script = run.user_actions().is_empty() && !run.scenario.script.is_empty();
+    let position = if pure_script {
+        format!("Step {cursor} of {planned}")
+    } else {
+        format!("Step {cursor}")
+    };
+
+    let on_speed = {
+        let d = state.dispatcher();
+        Callback::from(move |e: Event| {
+            let sel: HtmlSelectElement = e.target_unchecked_into();
+            if let Ok(ms) = sel.value().parse() {
+                d.dispatch(Msg::SetSpeed(ms));
+            }
+        })
+    };
+    let on_scrub = {
+        let d = state.dispatcher();
+        Callback::from(move |e: InputEvent| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            if let Ok(i) = input.value().parse() {
+                d.dispatch(Msg::Seek(i));
+            }
+        })
+    };
+    let (play_icon, play_text) = if state.playing { ("❚❚", "Pause") } else { ("▶", "Play") };
+
+    html! {
+        <section class="panel controls" aria-labelledby="controls-h">
+            <h2 id="controls-h">{"Playback"}</h2>
+            <div class="buttons">
+                {msg_button(&state, Msg::ToStart, "⏮", "Back to start", at_start, "ctl")}
+                {msg_button(&state, Msg::StepBack, "◀", "Step back", at_start, "ctl")}
+                {msg_button(&state, Msg::TogglePlay, play_icon, play_text, !state.playing && !state.can_play(), "ctl play")}
+                {msg_button(&state, Msg::StepForward, "▶▏", "Step forward", at_end, "ctl")}
+                {msg_button(&state, Msg::ToEnd, "⏭", "Jump to end", at_end, "ctl")}
+            </div>
+            <div class="scrub">
+                <label for="scrub">{position}<span class="time">{format!(" · t = {}", run.world().now)}</span></label>
+                <input id="scrub" type="range" aria-label="Scrub" min="0" max={planned.max(cursor).to_string()}
+                    step="1" value={cursor.to_string()} oninput={on_scrub} />
+            </div>
+            <div class="field speed">
+                <label for="speed">{"Speed"}</label>
+                <select id="speed" ref={speed_ref} onchange={on_speed}>
+                    for (ms, label) in SPEEDS {
+                        <option value={ms.to_string()} selected={ms == state.speed}>{label}</option>
+                    }
+                </select>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,46 @@
+//! One file per panel. Every component reads the shared `AppCtx` and dispatches `Msg`s.
+
+pub mod app;
+mod controls;
+mod event_log;
+mod in_flight;
+mod inspector;
+mod narration;
+mod picker;
+mod sandbox;
+mod shortcuts;
+mod timeline;
+
+use crate::sim::Action;
+use crate::ui::state::AppCtx;
+use crate::view::state::Msg;
+use yew::prelude::*;
+
+/// A button that takes one model action; disabled, with the model's reason as its tooltip,
+/// when `World::check` refuses the action now. `text` is what it shows, `name` its
+/// accessible name (which contains `text`).
+pub(crate) fn act_button(state: &AppCtx, action: Action, text: &str, name: String) -> Html {
+    let check = state.run.world().check(&action);
+    let disabled = check.is_err();
+    let title = match check {
+        Err(e) => format!("Not now: {e}"),
+        Ok(()) => name.clone(),
+    };
+    let d = state.dispatcher();
+    let onclick = Callback::from(move |_: MouseEvent| d.dispatch(Msg::Act(action.clone())));
+    html! {
+        <button type="button" class="act" aria-label={name} {title} {disabled} {onclick}>{text.to_string()}</button>
+    }
+}
+
+/// A button that dispatches a message.
+pub(crate) fn msg_button(state: &AppCtx, msg: Msg, icon: &str, text: &str, disabled: bool, class: &'static str) -> Html {
+    let d = state.dispatcher();
+    let onclick = Callback::from(move |_: MouseEvent| d.dispatch(msg.clone()));
+    html! {
+        <button type="button" {class} aria-label={text.to_string()} {disabled} {onclick}>
+            <span class="icon" aria-hidden="true">{icon.to_string()}</span>
+            <span class="label">{text.to_string()}</span>
+        </button>
+    }
+}

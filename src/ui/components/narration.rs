@@ -1,0 +1,70 @@
+//! What is happening and why: the step's narration, the variant's expected outcome, and the
+//! take-over message once the script has nothing more to say.
+
+use crate::sim::run::Entry;
+use crate::ui::state::use_app;
+use crate::view::state::{Choice, Msg};
+use crate::view::text;
+use yew::prelude::*;
+
+#[component]
+pub fn Narration() -> Html {
+    let state = use_app();
+    let run = &state.run;
+    let scenario = state.current();
+    let say: String = match run.current_entry() {
+        Entry::Start => "Nothing has happened yet. Press Play or Step forward to begin.".into(),
+        Entry::Script(_) => run.narration().unwrap_or_default().to_string(),
+        Entry::User(a) => format!("You: {a}."),
+    };
+    let sandbox = scenario.script.is_empty();
+    let take_over = run.next_script_step().is_none();
+    let takeover_text = if sandbox {
+        "Sandbox: build a story from nothing. Acquire leases, write, pause and crash workers, let time pass, and deliver, hold, drop or duplicate each message in any order."
+    } else {
+        "Take over: the script has nothing more to say on this branch. Keep acting in the same world with the sandbox buttons — deliver, hold or drop messages, pause or crash workers, let time pass."
+    };
+    let outcome = match (&state.choice, state.outcome()) {
+        (Choice::Variant(n), Some(o)) => Some((format!("Expected under “{n}”: "), o.to_string())),
+        (Choice::Policy(p), _) => Some((
+            format!("Plain policy {}: ", p.as_str()),
+            format!("{}. The scenario states no expected outcome for it: watch what happens.", p.describe()),
+        )),
+        _ => None,
+    };
+    let dismiss = {
+        let d = state.dispatcher();
+        Callback::from(move |_: MouseEvent| d.dispatch(Msg::DismissNotice))
+    };
+    let reload = {
+        let d = state.dispatcher();
+        Callback::from(move |_: MouseEvent| d.dispatch(Msg::Reload))
+    };
+
+    html! {
+        <section class="panel narration" aria-labelledby="narration-h" aria-live="polite">
+            <h2 id="narration-h">{"Narration"}</h2>
+            <p class="entry">{text::entry(run)}</p>
+            <p class="say">{say}</p>
+            if let Some((lead, o)) = outcome {
+                <p class="outcome"><strong>{lead}</strong>{o}</p>
+            }
+            if take_over && run.cursor() > 0 || sandbox {
+                <p class="takeover"><strong>{"Your turn. "}</strong>{takeover_text}</p>
+            }
+            if let Some(n) = &state.notice {
+                <div class="notice" role="status">
+                    <p>{n.clone()}</p>
+                    <button type="button" class="small" onclick={reload.clone()}>{"Reload scenario"}</button>
+                    <button type="button" class="small" onclick={dismiss.clone()}>{"Dismiss"}</button>
+                </div>
+            }
+            if let Some(e) = &state.error {
+                <div class="error" role="alert">
+                    <p>{e.clone()}</p>
+                    <button type="button" class="small" onclick={dismiss}>{"Dismiss"}</button>
+                </div>
+            }
+        </section>
+    }
+}

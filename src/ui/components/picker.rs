@@ -1,0 +1,90 @@
+//! Which scenario, under which receiver policy; and what the scenario is about.
+
+use crate::ui::state::use_app;
+use crate::view::state::{Choice, Msg};
+use crate::view::text;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+#[component]
+pub fn Picker() -> Html {
+    let state = use_app();
+    let scenario_ref = use_node_ref();
+    let policy_ref = use_node_ref();
+    let current = state.current().clone();
+    let choice_value = state.choice.value();
+
+    // Keep each select showing the state's value even after the user touched it.
+    {
+        let (r1, r2) = (scenario_ref.clone(), policy_ref.clone());
+        use_effect_with((current.id.clone(), choice_value.clone()), move |(id, choice)| {
+            if let Some(s) = r1.cast::<HtmlSelectElement>() {
+                s.set_value(id);
+            }
+            if let Some(s) = r2.cast::<HtmlSelectElement>() {
+                s.set_value(choice);
+            }
+        });
+    }
+
+    let on_scenario = {
+        let d = state.dispatcher();
+        Callback::from(move |e: Event| {
+            let sel: HtmlSelectElement = e.target_unchecked_into();
+            d.dispatch(Msg::LoadId(sel.value()));
+        })
+    };
+    let on_policy = {
+        let d = state.dispatcher();
+        let scenario = current.clone();
+        Callback::from(move |e: Event| {
+            let sel: HtmlSelectElement = e.target_unchecked_into();
+            if let Some(c) = Choice::parse(&scenario, &sel.value()) {
+                d.dispatch(Msg::Choose(c));
+            }
+        })
+    };
+
+    let groups = text::scenario_groups(&state.scenarios);
+    let options = text::policy_options(&current);
+    let policy_note = match &state.choice {
+        Choice::Variant(n) => format!("“{n}” is one of the settings this scenario contrasts."),
+        Choice::Policy(p) => format!("Plain policy {}: {}.", p.as_str(), p.describe()),
+    };
+
+    html! {
+        <section class="picker" aria-label="Scenario and policy">
+            <div class="field">
+                <label for="scenario-select">{"Scenario"}</label>
+                <select id="scenario-select" ref={scenario_ref} onchange={on_scenario}>
+                    for (theme, items) in groups {
+                        <optgroup label={theme}>
+                            for (i, title) in items {
+                                <option value={state.scenarios[i].id.clone()} selected={i == state.scenario}>{title}</option>
+                            }
+                        </optgroup>
+                    }
+                </select>
+            </div>
+            <div class="field">
+                <label for="policy-select">{"Receiver policy"}</label>
+                <select id="policy-select" ref={policy_ref} onchange={on_policy} aria-describedby="policy-note">
+                    if !options.variants.is_empty() {
+                        <optgroup label="Contrasted in this scenario">
+                            for (value, label) in options.variants {
+                                <option selected={value == choice_value} value={value.clone()}>{label}</option>
+                            }
+                        </optgroup>
+                    }
+                    <optgroup label={if current.variants.is_empty() { "Receiver policies" } else { "Other receiver policies" }}>
+                        for (value, label) in options.plain {
+                            <option selected={value == choice_value} value={value.clone()}>{label}</option>
+                        }
+                    </optgroup>
+                </select>
+                <p id="policy-note" class="note">{policy_note}</p>
+            </div>
+            <p class="summary">{current.summary.clone()}</p>
+        </section>
+    }
+}

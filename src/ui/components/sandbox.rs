@@ -1,0 +1,112 @@
+//! Hands on the world: every worker, the coordinator and each resource, plus time itself.
+//! Each button is one model action, disabled when the world refuses it now.
+
+use super::act_button;
+use crate::sim::request::Op;
+use crate::sim::resource::ResourceKind;
+use crate::sim::worker::WriteSpec;
+use crate::sim::{Action, World};
+use crate::ui::state::use_app;
+use crate::view::text;
+use yew::prelude::*;
+
+/// The write the sandbox's "Write" button sends from `worker` to `resource`.
+fn write_for(w: &World, worker: &str, resource: &str) -> Action {
+    let seq = w.worker(worker).map_or(0, |w| w.seq) + 1;
+    let op = match w.resource_kind(resource) {
+        Some(ResourceKind::Account { .. }) => Op::Debit(10),
+        _ => Op::Set(format!("{worker}'s write {seq}")),
+    };
+    Action::Write {
+        worker: worker.to_string(),
+        write: WriteSpec { to: vec![resource.to_string()], op, op_id: None, label: None, transaction: false },
+    }
+}
+
+#[component]
+pub fn Sandbox() -> Html {
+    let state = use_app();
+    let w = state.run.world();
+    let a = |action: Action, text: &str, name: String| act_button(&state, action, text, name);
+
+    // Each button as data — (action, visible text, accessible name) — rendered by one loop.
+    let buttons = |list: Vec<(Action, String, String)>| -> Html {
+        html! { <div class="row">{for list.into_iter().map(|(act, text, name)| a(act, &text, name))}</div> }
+    };
+    let workers = w.workers.iter().map(|wk| {
+        let n = wk.name.clone();
+        let worker = || n.clone();
+        let b = |act: Action, text: &str, verb: &str| (act, text.to_string(), format!("{verb} {n}"));
+        let target = w.resources.iter().find(|r| r.lock == wk.lock).or(w.resources.first()).map(|r| r.name.clone());
+        let mut main = vec![b(Action::Acquire { worker: worker(), lock: None }, "Acquire", "Acquire")];
+        if let Some(t) = &target {
+            main.push(b(write_for(w, &n, t), "Write", "Write"));
+        }
+        for r in w.resources.iter().map(|r| &r.name).filter(|r| Some(*r) != target.as_ref()) {
+            main.push((write_for(w, &n, r), format!("Write → {r}"), format!("Write {n} to {r}")));
+        }
+        main.push(b(Action::Renew { worker: worker() }, "Renew", "Renew"));
+        main.push(b(Action::Release { worker: worker() }, "Release", "Release"));
+        main.push(b(Action::Retry { worker: worker() }, "Retry", "Retry"));
+        main.push(b(Action::Send { worker: worker() }, "Send prepared", "Send prepared"));
+        let cut = if wk.partitioned {
+            b(Action::Heal { worker: worker() }, "Reconnect", "Reconnect")
+        } else {
+            b(Action::Partition { worker: worker() }, "Cut off", "Cut off")
+        };
+        let faults = vec![
+            b(Action::Pause { worker: worker(), ticks: None }, "Pause", "Pause"),
+            b(Action::Resume { worker: worker() }, "Resume", "Resume"),
+            b(Action::Crash { worker: worker() }, "Crash", "Crash"),
+            b(Action::Restart { worker: worker() }, "Restart", "Restart"),
+            cut,
+            (Action::ClockJump { node: worker(), by: 5 }, "Clock +5".into(), format!("Clock +5 {n}: jump its clock forward")),
+            (Action::ClockJump { node: worker(), by: -5 }, "Clock −5".into(), format!("Clock −5 {n}: jump its clock back")),
+        ];
+        html! {
+            <fieldset class="node worker" key={n.clone()}>
+                <legend>{format!("Worker {n}")}<span class="status">{text::status(&wk.status)}</span></legend>
+                {buttons(main)}
+                <div class="faults">{buttons(faults)}</div>
+            </fieldset>
+        }
+    });
+
+    let resources = w.resources.iter().map(|r| {
+        let n = r.name.clone();
+        html! {
+            <fieldset class="node resource" key={n.clone()}>
+                <legend>{n.clone()}<span class="status">{r.kind.name()}</span></legend>
+                {buttons(vec![
+                    (Action::ResourceBackup { resource: n.clone() }, "Back up".into(), format!("Back up {n}")),
+                    (Action::ResourceRestore { resource: n.clone() }, "Restore from backup".into(), format!("Restore {n} from backup")),
+                    (Action::ResourceRestart { resource: n.clone() }, "Restart".into(), format!("Restart {n}")),
+                ])}
+            </fieldset>
+        }
+    });
+
+    html! {
+        <section class="panel sandbox" aria-labelledby="sandbox-h">
+            <h2 id="sandbox-h">{"Sandbox"}</h2>
+            <p class="note">{"Act on the world at the current step. Acting after stepping back forks the run from there."}</p>
+            <div class="time">{buttons(vec![
+                (Action::Advance { ticks: 1 }, "Advance 1 tick".into(), "Advance 1 tick".into()),
+                (Action::Advance { ticks: 5 }, "Advance 5 ticks".into(), "Advance 5 ticks".into()),
+            ])}</div>
+            {for workers}
+            <fieldset class="node coordinator">
+                <legend>{"Coordinator"}</legend>
+                {buttons(vec![
+                    (Action::CoordinatorBackup, "Back up".into(), "Back up coordinator".into()),
+                    (Action::CoordinatorRestart { persist: None }, "Restart".into(), "Restart coordinator".into()),
+                    (Action::CoordinatorRestart { persist: Some(false) }, "Restart, losing state".into(), "Restart coordinator, losing its state".into()),
+                    (Action::CoordinatorRestore, "Restore from backup".into(), "Restore coordinator from backup".into()),
+                    (Action::CoordinatorFailover, "Fail over".into(), "Fail over coordinator".into()),
+                    (Action::ClockJump { node: "coordinator".into(), by: 5 }, "Clock +5".into(), "Clock +5 coordinator: jump its clock forward".into()),
+                ])}
+            </fieldset>
+            {for resources}
+        </section>
+    }
+}

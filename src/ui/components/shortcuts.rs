@@ -1,0 +1,61 @@
+//! The keyboard-shortcuts button and dialog (`?` opens it, Escape closes it).
+
+use crate::ui::state::use_app;
+use crate::view::state::{Msg, SHORTCUTS};
+use web_sys::HtmlElement;
+use yew::prelude::*;
+
+#[component]
+pub fn Shortcuts() -> Html {
+    let state = use_app();
+    let open = state.help_open;
+    let close_ref = use_node_ref();
+    let opener_ref = use_node_ref();
+    {
+        let (close, opener) = (close_ref.clone(), opener_ref.clone());
+        // Focus moves into the dialog when it opens and back to its button when it closes.
+        use_effect_with(open, move |&open| {
+            let target = if open { close.cast::<HtmlElement>() } else { None };
+            if let Some(el) = target {
+                let _ = el.focus();
+            } else if !open {
+                if let Some(el) = opener.cast::<HtmlElement>() {
+                    let active = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element());
+                    let lost = active.is_none_or(|a| a.tag_name().eq_ignore_ascii_case("body"));
+                    if lost {
+                        let _ = el.focus();
+                    }
+                }
+            }
+        });
+    }
+    let d = state.dispatcher();
+    let show = {
+        let d = d.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(Msg::Help(true)))
+    };
+    let hide = Callback::from(move |_: MouseEvent| d.dispatch(Msg::Help(false)));
+    html! {
+        <>
+            <button type="button" class="small shortcuts-button" ref={opener_ref} onclick={show} aria-haspopup="dialog">
+                {"Keyboard shortcuts "}<kbd aria-hidden="true">{"?"}</kbd>
+            </button>
+            if open {
+                <div class="backdrop">
+                    <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="shortcuts-h">
+                        <h2 id="shortcuts-h">{"Keyboard shortcuts"}</h2>
+                        <table>
+                            <tbody>
+                                for (keys, what) in SHORTCUTS {
+                                    <tr><th scope="row"><kbd>{keys}</kbd></th><td>{what}</td></tr>
+                                }
+                            </tbody>
+                        </table>
+                        <p class="note">{"Keys are ignored while a menu, slider or text field has focus."}</p>
+                        <button type="button" ref={close_ref} onclick={hide}>{"Close"}</button>
+                    </div>
+                </div>
+            }
+        </>
+    }
+}

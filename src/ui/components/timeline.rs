@@ -1,0 +1,316 @@
+//! The space-time diagram: hand-written SVG drawn from `view::layout::Timeline`.
+//!
+//! Every element keeps one fixed set of attributes whatever its state (state lives in the
+//! class), so the DOM after stepping forward and back is the DOM that was there before.
+
+use crate::ui::state::use_app;
+use crate::view::layout::{self, Arrow, ArrowState, Bar, BarKind, LaneKind, Mark, Timeline as Tl, Verdict, VerdictKind};
+use web_sys::Element;
+use yew::prelude::*;
+
+fn s(v: i32) -> String {
+    v.to_string()
+}
+
+fn cls(base: &str, recent: bool) -> String {
+    if recent {
+        format!("{base} recent")
+    } else {
+        base.to_string()
+    }
+}
+
+// Leaf elements, each with one fixed set of attributes. Kept out of line: the diagram uses
+// them dozens of times, and one copy of each is much less WASM than the macro expanded per use.
+
+#[inline(never)]
+fn text(class: &'static str, x: i32, y: i32, anchor: &'static str, body: String) -> Html {
+    html! { <text {class} x={s(x)} y={s(y)} text-anchor={anchor}>{body}</text> }
+}
+
+#[inline(never)]
+fn rect(class: &'static str, x: i32, y: i32, w: i32, h: i32, rx: &'static str) -> Html {
+    html! { <rect {class} x={s(x)} y={s(y)} width={s(w)} height={s(h)} {rx} /> }
+}
+
+#[inline(never)]
+fn line(class: &'static str, x1: i32, y1: i32, x2: i32, y2: i32, marker: &'static str) -> Html {
+    html! { <line {class} x1={s(x1)} y1={s(y1)} x2={s(x2)} y2={s(y2)} marker-end={marker} /> }
+}
+
+#[inline(never)]
+fn circle(class: &'static str, cx: i32, cy: i32, r: &'static str) -> Html {
+    html! { <circle {class} cx={s(cx)} cy={s(cy)} {r} /> }
+}
+
+#[inline(never)]
+fn path(class: &'static str, d: String) -> Html {
+    html! { <path {class} {d} /> }
+}
+
+#[inline(never)]
+fn title(t: String) -> Html {
+    html! { <title>{t}</title> }
+}
+
+/// A group with a key, a class and children.
+#[inline(never)]
+fn group(key: String, class: String, children: Vec<Html>) -> Html {
+    html! { <g {key} {class}>{for children}</g> }
+}
+
+#[component]
+pub fn Timeline() -> Html {
+    let state = use_app();
+    let run = &state.run;
+    let tl = use_memo(state.version, |_| layout::layout(run));
+    let scroller = use_node_ref();
+    {
+        let r = scroller.clone();
+        // Follow the present: the current step is always at the diagram's right end.
+        use_effect_with(state.version, move |_| {
+            if let Some(el) = r.cast::<Element>() {
+                el.set_scroll_left(el.scroll_width());
+            }
+        });
+    }
+    let desc = format!(
+        "Space-time diagram up to step {} (t = {}): one lane per node, time running to the right. {} messages, {} verdicts, {} violations.",
+        run.cursor(),
+        tl.now_tick,
+        tl.arrows.len(),
+        tl.verdicts.len(),
+        tl.violations.len()
+    );
+
+    html! {
+        <section class="panel timeline" aria-labelledby="timeline-h">
+            <div class="panel-head">
+                <h2 id="timeline-h">{"Timeline"}</h2>
+                {legend()}
+            </div>
+            <div class="tl-wrap">
+                <div class="tl-gutter" aria-hidden="true" style={format!("height:{}px", tl.height)}>
+                    for l in tl.lanes.iter() {
+                        <div class={format!("lane-label lane-{}", lane_class(l.kind))} key={l.name.clone()}
+                            style={format!("top:{}px;height:{}px", l.y, l.h)}>
+                            <b>{l.name.clone()}</b><small>{l.detail.clone()}</small>
+                        </div>
+                    }
+                </div>
+                <div class="tl-scroll" ref={scroller}>
+                    <svg class="tl-svg" xmlns="http://www.w3.org/2000/svg" width={s(tl.width)} height={s(tl.height)}
+                        viewBox={format!("0 0 {} {}", tl.width, tl.height)} role="group" aria-labelledby="timeline-h" aria-describedby="tl-desc">
+                        <desc id="tl-desc">{desc}</desc>
+                        {defs()}
+                        {lanes(&tl)}
+                        {steps(&tl)}
+                        {ruler(&tl)}
+                        <g class="bars">{for tl.bars.iter().enumerate().map(|(i, b)| bar(i, b))}</g>
+                        <g class="overlaps">
+                            for (i, o) in tl.overlaps.iter().enumerate() {
+                                {group(format!("o{i}"), "overlap".into(), vec![
+                                    title(o.title.clone()),
+                                    rect("hatch", o.x0, o.y, o.x1 - o.x0, o.h, "2"),
+                                    if o.x1 - o.x0 >= 84 { text("label", o.x0 + 4, o.y + o.h - 2, "start", "⚠ both believe".into()) } else { Html::default() },
+                                ])}
+                            }
+                        </g>
+                        <g class="arrows">{for tl.arrows.iter().map(arrow)}</g>
+                        <g class="marks">{for tl.marks.iter().enumerate().map(|(i, m)| mark(i, m))}</g>
+                        <g class="verdicts">{for tl.verdicts.iter().enumerate().map(|(i, v)| verdict(i, v))}</g>
+                        <g class="violations">
+                            for (i, v) in tl.violations.iter().enumerate() {
+                                <g class={cls("violation", v.recent)} key={format!("x{i}")} tabindex="0" role="img" aria-label={v.aria_label()}>
+                                    {title(v.aria_label())}
+                                    {path("ring", diamond(v.x, v.y, 15))}
+                                    {path("shape", diamond(v.x, v.y, 11))}
+                                    {text("bang", v.x, v.y + 5, "middle", "!".into())}
+                                </g>
+                            }
+                        </g>
+                        {line("now", tl.now_x, layout::RULER_H - 12, tl.now_x, tl.height, "none")}
+                        {text("now-label", tl.now_x + 4, layout::RULER_H - 12, "start", format!("now t={}", tl.now_tick))}
+                    </svg>
+                </div>
+            </div>
+        </section>
+    }
+}
+
+fn lane_class(k: LaneKind) -> &'static str {
+    match k {
+        LaneKind::Coordinator => "coordinator",
+        LaneKind::Worker => "worker",
+        LaneKind::Resource => "resource",
+    }
+}
+
+fn diamond(x: i32, y: i32, r: i32) -> String {
+    format!("M{x},{} L{},{y} L{x},{} L{},{y} Z", y - r, x + r, y + r, x - r)
+}
+
+fn legend() -> Html {
+    html! {
+        <ul class="legend" aria-label="Legend">
+            <li><span class="sw sw-holder"></span>{"coordinator's view of the lease"}</li>
+            <li><span class="sw sw-belief"></span>{"the worker's own belief"}</li>
+            <li><span class="sw sw-overlap"></span>{"⚠ two workers believe at once"}</li>
+            <li><span class="sw sw-paused"></span>{"❚❚ paused (stop-the-world)"}</li>
+            <li><span class="sw sw-crashed"></span>{"✕ crashed"}</li>
+            <li><span class="g g-accepted">{"✓"}</span>{"accepted"}</li>
+            <li><span class="g g-rejected">{"✗"}</span>{"rejected"}</li>
+            <li><span class="g g-violation">{"!"}</span>{"violation (focus it for why)"}</li>
+            <li><span class="sw sw-pending"></span>{"message still in flight"}</li>
+        </ul>
+    }
+}
+
+fn defs() -> Html {
+    html! {
+        <defs>
+            <marker id="ah" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                <path d="M0,0 L10,5 L0,10 z" class="ah" />
+            </marker>
+            <marker id="ah-write" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                <path d="M0,0 L10,5 L0,10 z" class="ah-write" />
+            </marker>
+            <pattern id="hatch-pause" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+                <rect width="8" height="8" class="hatch-bg" />
+                <line x1="0" y1="0" x2="0" y2="8" class="hatch-line" />
+            </pattern>
+            <pattern id="hatch-overlap" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">
+                <rect width="6" height="6" class="overlap-bg" />
+                <line x1="0" y1="0" x2="0" y2="6" class="overlap-line" />
+            </pattern>
+        </defs>
+    }
+}
+
+fn lanes(tl: &Tl) -> Html {
+    html! {
+        <g class="lanes">
+            for (i, l) in tl.lanes.iter().enumerate() {
+                {group(l.name.clone(), format!("lane lane-{} {}", lane_class(l.kind), if i % 2 == 0 { "even" } else { "odd" }), vec![
+                    rect("lane-bg", 0, l.y, tl.width, l.h, "0"),
+                    line("axis", layout::LEFT - 8, l.axis, tl.now_x, l.axis, "none"),
+                ])}
+            }
+        </g>
+    }
+}
+
+fn steps(tl: &Tl) -> Html {
+    html! {
+        <g class="steps">
+            for b in tl.steps.iter() {
+                {group(format!("s{}", b.step), "step-band".into(), vec![
+                    rect(if b.current { "step current" } else { "step" }, b.x0, layout::RULER_H - 22, (b.x1 - b.x0).max(1), tl.height - layout::RULER_H + 22, "0"),
+                ])}
+            }
+        </g>
+    }
+}
+
+fn ruler(tl: &Tl) -> Html {
+    let mut last_label = i32::MIN;
+    let mut numbers = Vec::new();
+    for b in &tl.steps {
+        let cx = (b.x0 + b.x1) / 2;
+        if b.current || (b.x1 - b.x0 >= 14 && cx - last_label >= 22) {
+            numbers.push((b.step, cx, b.current));
+            last_label = cx;
+        }
+    }
+    html! {
+        <g class="ruler">
+            {text("ruler-title", 2, 12, "start", "step".into())}
+            for (n, cx, current) in numbers {
+                {group(format!("n{n}"), "step-no-g".into(), vec![
+                    text(if current { "step-no current" } else { "step-no" }, cx, 12, "middle", n.to_string()),
+                ])}
+            }
+            for t in tl.ticks.iter() {
+                {group(format!("t{}", t.tick), "tick".into(), vec![
+                    line("grid", t.x, layout::RULER_H - 6, t.x, tl.height, "none"),
+                    text("tick-label", t.x + 2, layout::RULER_H - 10, "start", format!("t={}", t.tick)),
+                ])}
+            }
+            for g in tl.gaps.iter() {
+                {group(format!("g{}", g.x0), "gap".into(), vec![
+                    title(format!("{} ticks with nothing happening, drawn compressed", g.ticks)),
+                    rect("gap-bg", g.x0, layout::RULER_H, g.x1 - g.x0, tl.height - layout::RULER_H, "0"),
+                    text("gap-label", (g.x0 + g.x1) / 2, layout::RULER_H - 10, "middle", "≈".into()),
+                ])}
+            }
+        </g>
+    }
+}
+
+fn bar(i: usize, b: &Bar) -> Html {
+    let w = b.x1 - b.x0;
+    let class = format!("bar {}{}{}", b.kind.class(), if b.open { " open" } else { "" }, if b.recent { " recent" } else { "" });
+    let text_class = match b.kind {
+        BarKind::Holder | BarKind::Belief => "bar-text",
+        _ => "band-text",
+    };
+    group(format!("b{i}"), class, vec![
+        title(b.title.clone()),
+        rect("bar-rect", b.x0, b.y, w, b.h, "3"),
+        if w >= 56 { text(text_class, b.x0 + 5, b.y + b.h / 2 + 4, "start", b.label.clone()) } else { Html::default() },
+    ])
+}
+
+fn arrow(a: &Arrow) -> Html {
+    let class = format!("arrow {} k-{}{}", a.state.class(), a.kind, if a.recent { " recent" } else { "" });
+    let marker = match (a.state, a.kind.as_str()) {
+        (ArrowState::Delivered | ArrowState::Lost, "write") => "url(#ah-write)",
+        (ArrowState::Delivered | ArrowState::Lost, _) => "url(#ah)",
+        _ => "none",
+    };
+    let (mx, my) = ((a.x0 + a.x1) / 2, (a.y0 + a.y1) / 2);
+    let pending = matches!(a.state, ArrowState::InFlight | ArrowState::Held);
+    let pending_text = if a.state == ArrowState::Held { "⏸ held" } else { "in flight" };
+    let mut parts = vec![title(a.title.clone()), line("shaft", a.x0, a.y0, a.x1, a.y1, marker)];
+    if pending {
+        let what = if a.label.is_empty() { a.kind.clone() } else { a.label.clone() };
+        parts.push(circle("head", a.x1, a.y1, "4"));
+        parts.push(text("pending-label", a.x1 + 7, a.y1 + 4, "start", format!("{pending_text}: {what}")));
+    } else if !a.label.is_empty() {
+        parts.push(text("arrow-label", mx + 4, my - 4, "start", a.label.clone()));
+    }
+    group(format!("a{}", a.id), class, parts)
+}
+
+fn mark(i: usize, m: &Mark) -> Html {
+    let mut parts = vec![
+        title(m.title.clone()),
+        circle("dot", m.x, m.y, "9"),
+        text("glyph", m.x, m.y + 4, "middle", m.glyph.clone()),
+    ];
+    if !m.label.is_empty() {
+        parts.push(text("mark-label", m.x, m.y + 22, "middle", m.label.clone()));
+    }
+    group(format!("m{i}"), format!("mark {}{}", m.class, if m.recent { " recent" } else { "" }), parts)
+}
+
+fn verdict(i: usize, v: &Verdict) -> Html {
+    let glyph = v.kind.glyph();
+    let title_text = format!(
+        "{glyph} {} — request {} with token {} at {}; highest token after it: {}. ({})",
+        v.outcome, v.request, v.token, v.resource, v.highest, v.title
+    );
+    let shape = match v.kind {
+        VerdictKind::Rejected => rect("shape", v.x - 11, v.y - 11, 22, 22, "3"),
+        _ => circle("shape", v.x, v.y, "11"),
+    };
+    group(format!("v{i}"), format!("verdict {}{}", v.kind.class(), if v.recent { " recent" } else { "" }), vec![
+        title(title_text),
+        circle("halo", v.x, v.y, "16"),
+        shape,
+        text("glyph", v.x, v.y + 5, "middle", glyph.to_string()),
+        text("v-line v-what", v.x, v.y + 28, "middle", format!("{glyph} {} · {}", v.request, v.token)),
+        text("v-line v-outcome", v.x, v.y + 42, "middle", v.outcome.clone()),
+        text("v-line v-highest", v.x, v.y + 56, "middle", format!("highest {}", v.highest)),
+    ])
+}

@@ -1,0 +1,72 @@
+//! The Yew single-page app. It renders what `crate::view` computes from a `Run` and
+//! dispatches `view::state::Msg`s; it holds no logic of its own.
+//!
+//! - [`state`]: `AppState` as yew's `Reducible`, shared through a context.
+//! - `hooks`: the one play timer and the keyboard shortcuts.
+//! - `components`: one file per panel.
+//!
+//! A panic shows the fixed `#error-panel` of index.html, filled in with plain DOM calls
+//! (Yew is gone by then). Opening the app with the URL hash `#panic` (or the query
+//! `?panic`) panics on purpose right after mount: the end-to-end tests use it to check that
+//! a panic never leaves a blank page.
+
+mod components;
+mod hooks;
+pub mod state;
+
+pub use components::app::App;
+
+use wasm_bindgen::JsCast;
+
+/// Mount the app into `#app` (or the body) and install the panic hook.
+pub fn start() {
+    let document = web_sys::window().and_then(|w| w.document()).expect("a document");
+    let root = document.get_element_by_id("app").or_else(|| document.body().map(|b| b.unchecked_into())).expect("a body");
+    install_panic_hook();
+    yew::Renderer::<App>::with_root(root).render();
+}
+
+/// Log a panic to the console and show it in the error panel.
+pub fn install_panic_hook() {
+    yew::set_custom_panic_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        show_error(&info.to_string());
+    }));
+}
+
+/// Write the message into `#error-panel` (creating it if the page has none) and show it.
+fn show_error(message: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let panel = match document.get_element_by_id("error-panel") {
+        Some(p) => p,
+        None => {
+            let Ok(p) = document.create_element("div") else { return };
+            p.set_id("error-panel");
+            let _ = p.set_attribute("role", "alert");
+            p.set_text_content(Some("Fencing Lab has stopped: the app hit a bug (a panic). Reload the page to start again."));
+            if let Some(body) = document.body() {
+                let _ = body.append_child(&p);
+            }
+            p
+        }
+    };
+    let text = format!("panic: {message}");
+    match document.get_element_by_id("error-message") {
+        Some(m) => m.set_text_content(Some(&text)),
+        None => {
+            if let Ok(pre) = document.create_element("pre") {
+                pre.set_text_content(Some(&text));
+                let _ = panel.append_child(&pre);
+            }
+        }
+    }
+    let _ = panel.remove_attribute("hidden");
+}
+
+/// True when the page asks for a deliberate panic (`#panic` or `?panic`).
+pub(crate) fn panic_requested() -> bool {
+    let Some(loc) = web_sys::window().map(|w| w.location()) else { return false };
+    let hash = loc.hash().unwrap_or_default();
+    let search = loc.search().unwrap_or_default();
+    hash == "#panic" || search.trim_start_matches('?').split('&').any(|p| p == "panic")
+}

@@ -1,0 +1,1390 @@
+//! The space-time diagram as geometry: lanes, lease bars, message arrows, verdicts and
+//! violations, all derived from a run's events and frames up to its current step.
+//!
+//! The x axis is true time, with a minimum spacing: every (tick, step) that has events gets
+//! a column wide enough for what it shows (a verdict needs room for its words), a tick with
+//! nothing in it is narrow, and a long idle stretch is compressed into a marked gap. So x is
+//! monotonic in time without being proportional to it; the ruler says which tick is where.
+//!
+//! Lease bars come from events (grant, expiry, belief, crash) and are reconciled with each
+//! frame's world at the end of every step, so anything the events leave implicit (a release,
+//! a restore bringing back an old holder) still ends or starts a bar.
+
+use crate::sim::event::{Event, EventKind};
+use crate::sim::run::Run;
+use crate::sim::time::Tick;
+use crate::sim::worker::Status;
+use crate::sim::World;
+
+/// Height of the ruler above the lanes (step numbers, then tick labels).
+pub const RULER_H: i32 = 46;
+pub const COORD_H: i32 = 70;
+pub const WORKER_H: i32 = 98;
+pub const RESOURCE_H: i32 = 108;
+pub const LEFT: i32 = 14;
+/// Room to the right of "now" for in-flight arrows and their labels.
+pub const RIGHT_PAD: i32 = 150;
+pub const MIN_COL: i32 = 40;
+pub const EMPTY_TICK: i32 = 14;
+pub const COL_PAD: i32 = 4;
+const ANCHOR_W: i32 = 26;
+const MARK_W: i32 = 30;
+const LABEL_W: i32 = 84;
+pub const VERDICT_W: i32 = 120;
+/// Empty stretches longer than this are drawn compressed.
+const MAX_EMPTY_RUN: u64 = 6;
+const GAP_W: i32 = 34;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaneKind {
+    Coordinator,
+    Worker,
+    Resource,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lane {
+    pub name: String,
+    pub kind: LaneKind,
+    /// What it is: `worker`, `store · highest-seen`.
+    pub detail: String,
+    pub y: i32,
+    pub h: i32,
+    /// The y of the lane's time line, where messages start and end.
+    pub axis: i32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarKind {
+    /// The coordinator's record: this worker holds the lease.
+    Holder,
+    /// The worker's own belief that it holds the lease.
+    Belief,
+    Paused,
+    Crashed,
+    /// Cut off from the coordinator.
+    CutOff,
+}
+
+impl BarKind {
+    pub fn class(&self) -> &'static str {
+        match self {
+            BarKind::Holder => "bar-holder",
+            BarKind::Belief => "bar-belief",
+            BarKind::Paused => "band-paused",
+            BarKind::Crashed => "band-crashed",
+            BarKind::CutOff => "band-cutoff",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bar {
+    pub lane: usize,
+    pub kind: BarKind,
+    /// The lock a lease bar is about (empty for status bands).
+    pub lock: String,
+    pub x0: i32,
+    pub x1: i32,
+    pub y: i32,
+    pub h: i32,
+    pub label: String,
+    pub title: String,
+    /// Still going at the current step.
+    pub open: bool,
+    /// Started or ended in the current step.
+    pub recent: bool,
+}
+
+/// Where two or more workers believe they hold one lock at once, drawn on each of their lanes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OverlapMark {
+    pub lane: usize,
+    pub x0: i32,
+    pub x1: i32,
+    pub y: i32,
+    pub h: i32,
+    pub title: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArrowState {
+    Delivered,
+    InFlight,
+    Held,
+    Dropped,
+    /// Delivered to a crashed node.
+    Lost,
+}
+
+impl ArrowState {
+    pub fn class(&self) -> &'static str {
+        match self {
+            ArrowState::Delivered => "delivered",
+            ArrowState::InFlight => "in-flight",
+            ArrowState::Held => "held",
+            ArrowState::Dropped => "dropped",
+            ArrowState::Lost => "lost",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Arrow {
+    pub id: u32,
+    pub x0: i32,
+    pub y0: i32,
+    pub x1: i32,
+    pub y1: i32,
+    pub state: ArrowState,
+    /// The message's first word: `write`, `grant`, `reply`… (a CSS class).
+    pub kind: String,
+    /// A short visible label for the messages that matter most (writes, grants), else empty.
+    pub label: String,
+    pub title: String,
+    pub recent: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mark {
+    pub x: i32,
+    pub y: i32,
+    pub glyph: String,
+    pub label: String,
+    pub title: String,
+    pub class: &'static str,
+    pub recent: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VerdictKind {
+    Accepted,
+    /// Accepted, but nothing changed (content already stored).
+    NoOp,
+    Rejected,
+    Replayed,
+    /// Check-then-write: the check passed; the write is a later step.
+    Checked,
+}
+
+impl VerdictKind {
+    pub fn class(&self) -> &'static str {
+        match self {
+            VerdictKind::Accepted => "v-accepted",
+            VerdictKind::NoOp => "v-noop",
+            VerdictKind::Rejected => "v-rejected",
+            VerdictKind::Replayed => "v-replayed",
+            VerdictKind::Checked => "v-checked",
+        }
+    }
+
+    pub fn glyph(&self) -> &'static str {
+        match self {
+            VerdictKind::Accepted | VerdictKind::NoOp => "✓",
+            VerdictKind::Rejected => "✗",
+            VerdictKind::Replayed => "↺",
+            VerdictKind::Checked => "?",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    pub x: i32,
+    pub y: i32,
+    pub resource: String,
+    pub kind: VerdictKind,
+    pub request: String,
+    /// `41`, or `no token`.
+    pub token: String,
+    /// `accepted`, `rejected: stale`…
+    pub outcome: String,
+    /// The resource's highest accepted token after this verdict.
+    pub highest: String,
+    pub title: String,
+    pub recent: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ViolationMark {
+    pub x: i32,
+    pub y: i32,
+    pub resource: String,
+    /// `stale_overwrite`…
+    pub kind: String,
+    /// The property in one sentence.
+    pub explain: String,
+    pub detail: String,
+    pub tick: Tick,
+    pub recent: bool,
+}
+
+impl ViolationMark {
+    /// The accessible name of the marker.
+    pub fn aria_label(&self) -> String {
+        format!(
+            "Violation at {}, t={}: {} — {}. {}",
+            self.resource,
+            self.tick,
+            self.kind.replace('_', " "),
+            self.explain,
+            self.detail
+        )
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepBand {
+    pub step: usize,
+    pub x0: i32,
+    pub x1: i32,
+    pub current: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TickLabel {
+    pub x: i32,
+    pub tick: Tick,
+}
+
+/// A compressed stretch of idle time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Gap {
+    pub x0: i32,
+    pub x1: i32,
+    pub ticks: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Timeline {
+    pub width: i32,
+    pub height: i32,
+    pub lanes: Vec<Lane>,
+    pub ticks: Vec<TickLabel>,
+    pub gaps: Vec<Gap>,
+    pub steps: Vec<StepBand>,
+    pub bars: Vec<Bar>,
+    pub overlaps: Vec<OverlapMark>,
+    pub arrows: Vec<Arrow>,
+    pub marks: Vec<Mark>,
+    pub verdicts: Vec<Verdict>,
+    pub violations: Vec<ViolationMark>,
+    /// The x of the present (the current step's end).
+    pub now_x: i32,
+    pub now_tick: Tick,
+}
+
+impl Timeline {
+    pub fn lane(&self, name: &str) -> Option<&Lane> {
+        self.lanes.iter().find(|l| l.name == name)
+    }
+
+    /// The band of the current step, if the run has left the start.
+    pub fn current_step(&self) -> Option<&StepBand> {
+        self.steps.iter().find(|s| s.current)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lanes
+
+fn lanes(w: &World) -> Vec<Lane> {
+    let mut out = Vec::new();
+    let mut y = RULER_H;
+    let mut push = |name: &str, kind: LaneKind, detail: String, h: i32, axis: i32| {
+        out.push(Lane { name: name.to_string(), kind, detail, y, h, axis: y + axis });
+        y += h;
+    };
+    let locks = w.coordinator.locks.len();
+    let detail = if locks == 1 { "lease coordinator".to_string() } else { format!("lease coordinator · {locks} locks") };
+    push("coordinator", LaneKind::Coordinator, detail, COORD_H, 30);
+    for wk in &w.workers {
+        push(&wk.name, LaneKind::Worker, "worker".into(), WORKER_H, 62);
+    }
+    for r in &w.resources {
+        let fence = if r.kind.can_fence() { r.policy.as_str() } else { "cannot fence" };
+        push(&r.name, LaneKind::Resource, format!("{} · {fence}", r.kind.name()), RESOURCE_H, 36);
+    }
+    out
+}
+
+/// The y offsets inside a worker lane.
+fn holder_y(l: &Lane) -> i32 {
+    l.y + 6
+}
+fn belief_y(l: &Lane) -> i32 {
+    l.y + 22
+}
+fn overlap_y(l: &Lane) -> i32 {
+    l.y + 37
+}
+const BAR_H: i32 = 13;
+
+// ---------------------------------------------------------------------------------------------
+// Placement: which lane and how much room each event needs in its column
+
+#[derive(Clone, Debug)]
+enum Place {
+    /// At the lane's shared anchor in the column (arrow ends, bar edges).
+    Anchor(usize),
+    /// A slot of its own.
+    Own(usize, i32, Option<String>),
+    /// The slot of this request's verdict on this lane, else the anchor.
+    Attach(usize, String),
+    /// Somewhere in the column, on no lane (the network acting on a message).
+    Column,
+}
+
+fn place(e: &Event, lane_of: &dyn Fn(&str) -> Option<usize>) -> Option<Place> {
+    use EventKind::*;
+    let actor = lane_of(&e.actor);
+    let own = |w: i32| actor.map(|l| Place::Own(l, w, None));
+    let p = match &e.kind {
+        Sent { .. } => actor.map(Place::Anchor),
+        Delivered { to, what } => {
+            let l = lane_of(to)?;
+            match (&e.request, what.starts_with("write")) {
+                (Some(r), true) => Some(Place::Attach(l, r.clone())),
+                _ => Some(Place::Anchor(l)),
+            }
+        }
+        LostAtCrashedNode { to } => lane_of(to).map(Place::Anchor),
+        Held { .. } | Dropped { .. } | Duplicated { .. } => Some(Place::Column),
+        WriteAccepted { resource, .. }
+        | WriteRejected { resource, .. }
+        | WriteReplayed { resource, .. }
+        | CheckPassed { resource } => lane_of(resource).map(|l| Place::Own(l, VERDICT_W, e.request.clone())),
+        Violation { resource, .. } => {
+            let l = lane_of(resource)?;
+            match &e.request {
+                Some(r) => Some(Place::Attach(l, r.clone())),
+                None => Some(Place::Anchor(l)),
+            }
+        }
+        Prepared { .. } | RenewalFailed { .. } | ClockJumped { .. } => own(LABEL_W),
+        LeaseGranted { .. } | LeaseExpired { .. } | FenceStarted { .. } => own(LABEL_W),
+        CoordinatorRestarted { .. } | CoordinatorRestored | CoordinatorBackedUp | FailedOver { .. } => own(LABEL_W),
+        FenceRegistered { .. }
+        | TransactionRefused { .. }
+        | ResourceBackedUp { .. }
+        | ResourceRestored { .. }
+        | ResourceRestarted { .. } => {
+            own(LABEL_W)
+        }
+        LeaseRenewed { .. } | RenewalDenied { .. } | LeaseReleased { .. } | AcquireQueued { .. } => own(MARK_W),
+        AcquireSent { .. }
+        | LeaseAcquired { .. }
+        | LeaseBeliefRenewed { .. }
+        | LeaseBeliefExpired { .. }
+        | Paused { .. }
+        | Resumed
+        | Crashed
+        | Restarted
+        | ReplyReceived { .. }
+        | Partitioned
+        | Healed => actor.map(Place::Anchor),
+    };
+    p
+}
+
+#[derive(Clone, Debug)]
+struct Slot {
+    key: Option<String>,
+    width: i32,
+    offset: i32,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Column {
+    tick: Tick,
+    step: usize,
+    /// Per lane, its slots in order.
+    slots: Vec<(usize, Vec<Slot>)>,
+    /// Per (lane, request): deliveries and verdicts so far, so that the n-th delivery of a
+    /// request (a duplicate, say) lands on the n-th verdict and a violation on the latest one.
+    seen: Vec<(usize, String, usize, usize)>,
+    width: i32,
+    x0: i32,
+}
+
+const ANCHOR: &str = "\u{0}anchor";
+
+impl Column {
+    fn lane(&mut self, lane: usize) -> &mut Vec<Slot> {
+        let i = match self.slots.iter().position(|(l, _)| *l == lane) {
+            Some(i) => i,
+            None => {
+                self.slots.push((lane, Vec::new()));
+                self.slots.len() - 1
+            }
+        };
+        &mut self.slots[i].1
+    }
+
+    fn slot(&mut self, lane: usize, key: Option<String>, width: i32) -> usize {
+        let v = self.lane(lane);
+        if let Some(k) = &key {
+            if let Some(i) = v.iter().position(|s| s.key.as_ref() == Some(k)) {
+                v[i].width = v[i].width.max(width);
+                return i;
+            }
+        }
+        v.push(Slot { key, width, offset: 0 });
+        v.len() - 1
+    }
+
+    fn find(&self, lane: usize, key: &str) -> Option<usize> {
+        let (_, v) = self.slots.iter().find(|(l, _)| *l == lane)?;
+        v.iter().position(|s| s.key.as_deref() == Some(key))
+    }
+
+    /// Count a delivery (`delivery`) or a verdict of `request` on `lane`; returns the new count.
+    fn count(&mut self, lane: usize, request: &str, delivery: bool) -> usize {
+        let i = match self.seen.iter().position(|(l, r, _, _)| *l == lane && r == request) {
+            Some(i) => i,
+            None => {
+                self.seen.push((lane, request.to_string(), 0, 0));
+                self.seen.len() - 1
+            }
+        };
+        let e = &mut self.seen[i];
+        if delivery {
+            e.2 += 1;
+            e.2
+        } else {
+            e.3 += 1;
+            e.3
+        }
+    }
+
+    fn verdicts(&self, lane: usize, request: &str) -> usize {
+        self.seen.iter().find(|(l, r, _, _)| *l == lane && r == request).map_or(0, |e| e.3)
+    }
+
+    fn finish(&mut self) {
+        let mut width = MIN_COL;
+        for (_, v) in self.slots.iter_mut() {
+            let mut off = 0;
+            for s in v.iter_mut() {
+                s.offset = off;
+                off += s.width;
+            }
+            width = width.max(off);
+        }
+        self.width = width + 2 * COL_PAD;
+    }
+
+    fn x(&self, lane: usize, slot: usize) -> i32 {
+        let v = &self.slots.iter().find(|(l, _)| *l == lane).expect("placed lane").1;
+        let s = &v[slot];
+        self.x0 + COL_PAD + s.offset + s.width / 2
+    }
+}
+
+/// A few entries looked up by key: a vector, in insertion order. (The layout keeps a handful
+/// of open bars and messages at a time; a tree map per use would cost more WASM than it saves.)
+struct VecMap<K, V>(Vec<(K, V)>);
+
+impl<K, V> Default for VecMap<K, V> {
+    fn default() -> Self {
+        VecMap(Vec::new())
+    }
+}
+
+impl<K: PartialEq, V> VecMap<K, V> {
+    fn pos<Q: ?Sized>(&self, k: &Q) -> Option<usize>
+    where
+        K: std::borrow::Borrow<Q>,
+        Q: PartialEq,
+    {
+        self.0.iter().position(|(x, _)| x.borrow() == k)
+    }
+
+    fn get<Q: ?Sized + PartialEq>(&self, k: &Q) -> Option<&V>
+    where
+        K: std::borrow::Borrow<Q>,
+    {
+        self.pos(k).map(|i| &self.0[i].1)
+    }
+
+    fn get_mut<Q: ?Sized + PartialEq>(&mut self, k: &Q) -> Option<&mut V>
+    where
+        K: std::borrow::Borrow<Q>,
+    {
+        self.pos(k).map(|i| &mut self.0[i].1)
+    }
+
+    fn contains_key<Q: ?Sized + PartialEq>(&self, k: &Q) -> bool
+    where
+        K: std::borrow::Borrow<Q>,
+    {
+        self.pos(k).is_some()
+    }
+
+    fn insert(&mut self, k: K, v: V) {
+        match self.pos(&k) {
+            Some(i) => self.0[i].1 = v,
+            None => self.0.push((k, v)),
+        }
+    }
+
+    fn remove<Q: ?Sized + PartialEq>(&mut self, k: &Q) -> Option<V>
+    where
+        K: std::borrow::Borrow<Q>,
+    {
+        self.pos(k).map(|i| self.0.remove(i).1)
+    }
+}
+
+impl<K, V> IntoIterator for VecMap<K, V> {
+    type Item = (K, V);
+    type IntoIter = std::vec::IntoIter<(K, V)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+/// Where an event was placed: its column, and lane + slot when it has one.
+#[derive(Clone, Copy, Debug)]
+struct Spot {
+    /// Index into the columns.
+    col: usize,
+    at: Option<(usize, usize)>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// The layout
+
+struct Open {
+    x0: i32,
+    lock: String,
+    label: String,
+    title: String,
+    step: usize,
+    key: String,
+}
+
+struct MsgStart {
+    from: usize,
+    to: usize,
+    x0: i32,
+    what: String,
+    title: String,
+    step: usize,
+    holds: Vec<i32>,
+}
+
+/// Lay out the run from its start up to its current step.
+pub fn layout(run: &Run) -> Timeline {
+    let world = run.world();
+    let lanes = lanes(world);
+    let lane_of = |name: &str| lanes.iter().position(|l| l.name == name);
+    let cursor = run.cursor();
+    let events = run.events();
+    let step_start = |s: usize| if s == 0 { 0 } else { run.events_end(s - 1).unwrap_or(0) };
+    let step_end = |s: usize| run.events_end(s).unwrap_or(events.len()).min(events.len());
+    let last_start = step_start(cursor);
+
+    // 1. Columns and slots. Events come in time order within a step and each step starts at
+    // the tick the previous one ended, so columns are created in (tick, step) order.
+    let mut cols: Vec<Column> = Vec::new();
+    let mut spots: Vec<Spot> = Vec::with_capacity(events.len());
+    let mut attach: Vec<(usize, usize, String)> = Vec::new();
+    let column = |cols: &mut Vec<Column>, tick: Tick, step: usize| -> usize {
+        if cols.last().is_none_or(|c| (c.tick, c.step) != (tick, step)) {
+            cols.push(Column { tick, step, ..Default::default() });
+        }
+        cols.len() - 1
+    };
+    for s in 1..=cursor {
+        for k in step_start(s)..step_end(s) {
+            let e = &events[k];
+            let ci = column(&mut cols, e.tick, s);
+            let col = &mut cols[ci];
+            let at = match place(e, &lane_of) {
+                Some(Place::Anchor(l)) => Some((l, col.slot(l, Some(ANCHOR.into()), ANCHOR_W))),
+                Some(Place::Own(l, w, Some(r))) => {
+                    let n = col.count(l, &r, false);
+                    Some((l, col.slot(l, Some(format!("{r}#{n}")), w)))
+                }
+                Some(Place::Own(l, w, None)) => Some((l, col.slot(l, None, w))),
+                Some(Place::Attach(l, r)) => {
+                    let nth = if matches!(e.kind, EventKind::Delivered { .. }) {
+                        col.count(l, &r, true)
+                    } else {
+                        col.verdicts(l, &r).max(1)
+                    };
+                    attach.push((k, l, format!("{r}#{nth}")));
+                    None
+                }
+                Some(Place::Column) | None => None,
+            };
+            spots.push(Spot { col: ci, at });
+        }
+        let end_tick = run.world_at(s).map_or(0, |w| w.now);
+        column(&mut cols, end_tick, s);
+    }
+    for (k, l, r) in attach {
+        let col = &mut cols[spots[k].col];
+        let slot = match col.find(l, &r) {
+            Some(i) => i,
+            None => col.slot(l, Some(ANCHOR.into()), ANCHOR_W),
+        };
+        spots[k].at = Some((l, slot));
+    }
+    for c in cols.iter_mut() {
+        c.finish();
+    }
+
+    // 2. x for every tick and column.
+    let now = world.now;
+    let mut gaps = Vec::new();
+    let mut labels = Vec::new();
+    let mut x = LEFT;
+    let mut t: Tick = 0;
+    let mut next = 0; // the first column not yet placed
+    while t <= now {
+        if cols.get(next).is_some_and(|c| c.tick == t) {
+            labels.push(TickLabel { x, tick: t });
+            while let Some(c) = cols.get_mut(next).filter(|c| c.tick == t) {
+                c.x0 = x;
+                x += c.width;
+                next += 1;
+            }
+            t += 1;
+        } else {
+            // A run of ticks with nothing in them.
+            let a = t;
+            let until = cols.get(next).map_or(now + 1, |c| c.tick.min(now + 1));
+            t = until.max(a + 1);
+            let n = t - a;
+            let width = if n <= MAX_EMPTY_RUN { n as i32 * EMPTY_TICK } else { 4 * EMPTY_TICK + GAP_W };
+            if n > MAX_EMPTY_RUN {
+                gaps.push(Gap { x0: x + 2 * EMPTY_TICK, x1: x + 2 * EMPTY_TICK + GAP_W, ticks: n });
+            }
+            x += width;
+        }
+    }
+    let now_x = x + 8;
+    let spot_x = |sp: &Spot| -> i32 {
+        let c = &cols[sp.col];
+        match sp.at {
+            Some((l, slot)) => c.x(l, slot),
+            None => c.x0 + c.width / 2,
+        }
+    };
+
+    // Step bands: each from the end of the previous step to the end of its last column.
+    let mut steps: Vec<StepBand> = Vec::new();
+    let mut prev_end = LEFT;
+    for c in &cols {
+        let end = (c.x0 + c.width).max(prev_end);
+        match steps.last_mut() {
+            Some(b) if b.step == c.step => b.x1 = end,
+            _ => steps.push(StepBand { step: c.step, x0: prev_end, x1: end, current: c.step == cursor }),
+        }
+        prev_end = end;
+    }
+    let band_end = |s: usize| steps.get(s.wrapping_sub(1)).map_or(LEFT, |b: &StepBand| b.x1);
+
+    // 3. Walk the events, drawing as we go.
+    let mut tl = Timeline {
+        width: now_x + RIGHT_PAD,
+        height: lanes.last().map_or(RULER_H, |l| l.y + l.h) + 6,
+        ticks: thin_labels(labels),
+        gaps,
+        now_x,
+        now_tick: now,
+        ..Default::default()
+    };
+    let mut holders: VecMap<String, (usize, Open)> = VecMap::default(); // lock → (lane, bar)
+    let mut beliefs: VecMap<usize, Open> = VecMap::default(); // lane → bar
+    let mut status: VecMap<usize, (BarKind, Open)> = VecMap::default();
+    let mut cutoff: VecMap<usize, Open> = VecMap::default();
+    let mut msgs: VecMap<u32, MsgStart> = VecMap::default();
+    // Each resource's highest token as the events tell it, for verdicts that do not carry it.
+    let mut highest_now: VecMap<String, String> = VecMap::default();
+
+    let close = |tl: &mut Timeline, lane: usize, kind: BarKind, o: Open, x1: i32, step: usize| {
+        let l = &lanes[lane];
+        let (y, h) = match kind {
+            BarKind::Holder => (holder_y(l), BAR_H),
+            BarKind::Belief => (belief_y(l), BAR_H),
+            _ => (l.axis - 11, 22),
+        };
+        let open = step == usize::MAX;
+        tl.bars.push(Bar {
+            lane,
+            kind,
+            lock: o.lock,
+            x0: o.x0,
+            x1: x1.max(o.x0 + 2),
+            y,
+            h,
+            label: o.label,
+            title: o.title,
+            open,
+            recent: cursor > 0 && (o.step == cursor || step == cursor),
+        });
+    };
+
+    for s in 1..=cursor {
+        for k in step_start(s)..step_end(s) {
+            let e = &events[k];
+            let x = spot_x(&spots[k]);
+            let lane = spots[k].at.map(|a| a.0);
+            let recent = k >= last_start && cursor > 0;
+            let actor = lane_of(&e.actor);
+            let tok = e.token.as_ref().map(|t| t.short());
+            let title = describe(e);
+            use EventKind::*;
+            match &e.kind {
+                Sent { to, what } => {
+                    if let (Some(from), Some(to), Some(id)) = (actor, lane_of(to), e.message) {
+                        msgs.insert(
+                            id,
+                            MsgStart { from, to, x0: x, what: what.clone(), title: title.clone(), step: s, holds: vec![] },
+                        );
+                    }
+                }
+                Delivered { .. } => {
+                    if let Some(m) = e.message.and_then(|id| msgs.remove(&id)) {
+                        let (y0, y1) = endpoints(&lanes, m.from, m.to);
+                        push_arrow(&mut tl, e.message.unwrap_or(0), &m, x, y0, y1, ArrowState::Delivered, recent || m.step == cursor);
+                    }
+                }
+                LostAtCrashedNode { .. } => {
+                    if let Some(a) = tl.arrows.iter_mut().rev().find(|a| Some(a.id) == e.message) {
+                        a.state = ArrowState::Lost;
+                        a.title = format!("{} — lost: the receiver has crashed", a.title);
+                    }
+                }
+                Dropped { why } => {
+                    if let Some(m) = e.message.and_then(|id| msgs.remove(&id)) {
+                        let (y0, y1) = endpoints(&lanes, m.from, m.to);
+                        let ymid = (y0 + y1) / 2;
+                        let xd = x.max(m.x0 + 12);
+                        push_arrow(&mut tl, e.message.unwrap_or(0), &m, xd, y0, ymid, ArrowState::Dropped, recent || m.step == cursor);
+                        if let Some(a) = tl.arrows.last_mut() {
+                            a.title = format!("{} — dropped ({why})", a.title);
+                        }
+                        tl.marks.push(Mark {
+                            x: xd,
+                            y: ymid,
+                            glyph: "✕".into(),
+                            label: "dropped".into(),
+                            title,
+                            class: "m-dropped",
+                            recent,
+                        });
+                    }
+                }
+                Held { .. } => {
+                    if let Some(m) = e.message.and_then(|id| msgs.get_mut(&id)) {
+                        m.holds.push(x);
+                    }
+                }
+                Duplicated { copy } => {
+                    if let Some(m) = e.message.and_then(|id| msgs.get(&id)) {
+                        let c = MsgStart {
+                            from: m.from,
+                            to: m.to,
+                            x0: m.x0,
+                            what: m.what.clone(),
+                            title: format!("{} (copy #{copy}, duplicated at t={})", m.title, e.tick),
+                            step: s,
+                            holds: vec![x],
+                        };
+                        msgs.insert(*copy, c);
+                    }
+                }
+                WriteAccepted { .. } | WriteRejected { .. } | WriteReplayed { .. } | CheckPassed { .. } => {
+                    let Some(l) = lane else { continue };
+                    let tokstr = |t: &Option<crate::sim::token::Token>| t.as_ref().map_or("none".to_string(), |t| t.short());
+                    let (kind, outcome, highest) = match &e.kind {
+                        WriteAccepted { highest, no_op: true, .. } => {
+                            (VerdictKind::NoOp, "accepted (no change)".to_string(), tokstr(highest))
+                        }
+                        WriteAccepted { highest, .. } => (VerdictKind::Accepted, "accepted".to_string(), tokstr(highest)),
+                        WriteRejected { reason, highest, .. } => {
+                            (VerdictKind::Rejected, format!("rejected: {}", reason.as_str()), tokstr(highest))
+                        }
+                        WriteReplayed { recorded, resource } => (
+                            VerdictKind::Replayed,
+                            format!("replayed ({recorded})"),
+                            highest_now.get(resource).cloned().unwrap_or_else(|| "none".into()),
+                        ),
+                        CheckPassed { resource } => (
+                            VerdictKind::Checked,
+                            "check passed, not written".to_string(),
+                            highest_now.get(resource).cloned().unwrap_or_else(|| "none".into()),
+                        ),
+                        _ => unreachable!("matched above"),
+                    };
+                    if let WriteAccepted { resource, .. } | WriteRejected { resource, .. } = &e.kind {
+                        highest_now.insert(resource.clone(), highest.clone());
+                    }
+                    tl.verdicts.push(Verdict {
+                        x,
+                        y: lanes[l].axis,
+                        resource: lanes[l].name.clone(),
+                        kind,
+                        request: e.request.clone().unwrap_or_default(),
+                        token: tok.unwrap_or_else(|| "no token".into()),
+                        outcome,
+                        highest,
+                        title,
+                        recent,
+                    });
+                }
+                Violation { kind, resource, detail } => {
+                    if let Some(l) = lane {
+                        tl.violations.push(ViolationMark {
+                            x,
+                            y: lanes[l].y + 12,
+                            resource: resource.clone(),
+                            kind: kind.as_str().to_string(),
+                            explain: kind.explain().to_string(),
+                            detail: detail.clone(),
+                            tick: e.tick,
+                            recent,
+                        });
+                    }
+                }
+                LeaseGranted { lock, .. } => {
+                    // The grant message that follows names the new holder.
+                    let holder = events[k + 1..step_end(s)].iter().find_map(|n| match &n.kind {
+                        Sent { to, what } if n.actor == "coordinator" && what.starts_with("grant") && n.generation == e.generation => {
+                            Some(to.clone())
+                        }
+                        _ => None,
+                    });
+                    if let Some((l, o)) = holders.remove(lock) {
+                        close(&mut tl, l, BarKind::Holder, o, x, s);
+                    }
+                    if let Some(h) = holder.as_deref().and_then(&lane_of) {
+                        holders.insert(lock.clone(), (h, holder_open(x, lock, &lanes[h].name, tok.as_deref(), s)));
+                    }
+                    mark(&mut tl, lane, x, &lanes, "◆", format!("grant {}", tok.as_deref().unwrap_or("")), title, "m-grant", recent);
+                }
+                LeaseExpired { lock, holder } => {
+                    if let Some((l, o)) = holders.remove(lock) {
+                        close(&mut tl, l, BarKind::Holder, o, x, s);
+                    }
+                    mark(&mut tl, lane, x, &lanes, "⌛", format!("expire {holder}"), title, "m-expire", recent);
+                }
+                LeaseReleased { lock } => {
+                    if let Some((l, o)) = holders.remove(lock) {
+                        close(&mut tl, l, BarKind::Holder, o, x, s);
+                    }
+                    mark(&mut tl, lane, x, &lanes, "⏏", String::new(), title, "m-minor", recent);
+                }
+                CoordinatorRestarted { persisted } => {
+                    if !persisted {
+                        for (_, (l, o)) in std::mem::take(&mut holders) {
+                            close(&mut tl, l, BarKind::Holder, o, x, s);
+                        }
+                    }
+                    let label = if *persisted { "restart" } else { "restart, state lost" };
+                    mark(&mut tl, lane, x, &lanes, "⟳", label.into(), title, "m-node", recent);
+                }
+                CoordinatorRestored => {
+                    for (_, (l, o)) in std::mem::take(&mut holders) {
+                        close(&mut tl, l, BarKind::Holder, o, x, s);
+                    }
+                    mark(&mut tl, lane, x, &lanes, "⟲", "restored".into(), title, "m-node", recent);
+                }
+                CoordinatorBackedUp => mark(&mut tl, lane, x, &lanes, "⛁", "backup".into(), title, "m-minor", recent),
+                FailedOver { replica } => {
+                    mark(&mut tl, lane, x, &lanes, "⇄", format!("fail-over → {}", replica + 1), title, "m-node", recent)
+                }
+                FenceStarted { .. } => mark(&mut tl, lane, x, &lanes, "⛨", "fence first".into(), title, "m-minor", recent),
+                LeaseRenewed { .. } => mark(&mut tl, lane, x, &lanes, "↻", String::new(), title, "m-minor", recent),
+                RenewalDenied { .. } => mark(&mut tl, lane, x, &lanes, "⊘", String::new(), title, "m-warn", recent),
+                AcquireQueued { .. } => mark(&mut tl, lane, x, &lanes, "⋯", String::new(), title, "m-minor", recent),
+                LeaseAcquired { lock, .. } => {
+                    if let Some(l) = actor {
+                        if let Some(o) = beliefs.remove(&l) {
+                            close(&mut tl, l, BarKind::Belief, o, x, s);
+                        }
+                        beliefs.insert(l, belief_open(x, lock, &e.actor, tok.as_deref(), s));
+                    }
+                }
+                LeaseBeliefExpired { .. } | RenewalFailed { .. } | Crashed => {
+                    if let Some(l) = actor {
+                        if let Some(o) = beliefs.remove(&l) {
+                            close(&mut tl, l, BarKind::Belief, o, x, s);
+                        }
+                    }
+                    match &e.kind {
+                        RenewalFailed { .. } => {
+                            mark(&mut tl, lane, x, &lanes, "⊘", "renewal failed".into(), title, "m-warn", recent)
+                        }
+                        Crashed => {
+                            if let Some(l) = actor {
+                                if let Some((kind, o)) = status.remove(&l) {
+                                    close(&mut tl, l, kind, o, x, s);
+                                }
+                                status.insert(l, (BarKind::Crashed, status_open(x, BarKind::Crashed, &e.actor, s)));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                Paused { .. } => {
+                    if let Some(l) = actor {
+                        if let Some((kind, o)) = status.remove(&l) {
+                            close(&mut tl, l, kind, o, x, s);
+                        }
+                        status.insert(l, (BarKind::Paused, status_open(x, BarKind::Paused, &e.actor, s)));
+                    }
+                }
+                Resumed | Restarted => {
+                    if let Some(l) = actor {
+                        if let Some((kind, o)) = status.remove(&l) {
+                            close(&mut tl, l, kind, o, x, s);
+                        }
+                    }
+                }
+                Partitioned => {
+                    if let Some(l) = actor {
+                        if !cutoff.contains_key(&l) {
+                            cutoff.insert(l, status_open(x, BarKind::CutOff, &e.actor, s));
+                        }
+                    }
+                }
+                Healed => {
+                    if let Some(l) = actor {
+                        if let Some(o) = cutoff.remove(&l) {
+                            close(&mut tl, l, BarKind::CutOff, o, x, s);
+                        }
+                    }
+                }
+                Prepared { .. } => {
+                    let label = format!("{} · {}", e.request.as_deref().unwrap_or("write"), tok.as_deref().unwrap_or("no token"));
+                    mark(&mut tl, lane, x, &lanes, "✎", label, title, "m-prepare", recent);
+                }
+                ClockJumped { by, .. } => mark(&mut tl, lane, x, &lanes, "⏱", format!("clock {by:+}"), title, "m-warn", recent),
+                FenceRegistered { highest, resource } => {
+                    let h = highest.as_ref().map_or("none".to_string(), |t| t.short());
+                    highest_now.insert(resource.clone(), h.clone());
+                    mark(&mut tl, lane, x, &lanes, "⛨", format!("fence → {h}"), title, "m-minor", recent)
+                }
+                ResourceBackedUp { .. } => mark(&mut tl, lane, x, &lanes, "⛁", "backup".into(), title, "m-minor", recent),
+                ResourceRestored { highest, resource, .. } => {
+                    let h = highest.as_ref().map_or("none".to_string(), |t| t.short());
+                    highest_now.insert(resource.clone(), h.clone());
+                    mark(&mut tl, lane, x, &lanes, "⟲", format!("restored, hi {h}"), title, "m-node", recent)
+                }
+                ResourceRestarted { .. } => mark(&mut tl, lane, x, &lanes, "⟳", "restart".into(), title, "m-node", recent),
+                _ => {}
+            }
+        }
+
+        // Reconcile open bars with the world after this step.
+        let Some(w) = run.world_at(s) else { continue };
+        let xe = band_end(s);
+        for (name, l) in &w.coordinator.locks {
+            let truth = l.holder.as_ref().and_then(|h| lane_of(&h.worker).map(|lane| (lane, h.token.short())));
+            let ours = holders.get(name).map(|(lane, o)| (*lane, o.key.clone()));
+            if truth.as_ref().map(|(l, t)| (*l, t.clone())) != ours {
+                if let Some((lane, o)) = holders.remove(name) {
+                    close(&mut tl, lane, BarKind::Holder, o, xe, s);
+                }
+                if let Some((lane, t)) = truth {
+                    holders.insert(name.clone(), (lane, holder_open(xe, name, &lanes[lane].name, Some(&t), s)));
+                }
+            }
+        }
+        for wk in &w.workers {
+            let Some(l) = lane_of(&wk.name) else { continue };
+            let truth = wk.lease.as_ref().filter(|_| wk.status != Status::Crashed).map(|le| le.token.short());
+            let ours = beliefs.get(&l).map(|o| o.key.clone());
+            if truth != ours {
+                if let Some(o) = beliefs.remove(&l) {
+                    close(&mut tl, l, BarKind::Belief, o, xe, s);
+                }
+                if let (Some(t), Some(le)) = (truth, &wk.lease) {
+                    beliefs.insert(l, belief_open(xe, &le.lock, &wk.name, Some(&t), s));
+                }
+            }
+            let st = match wk.status {
+                Status::Running => None,
+                Status::Paused { .. } => Some(BarKind::Paused),
+                Status::Crashed => Some(BarKind::Crashed),
+            };
+            if status.get(&l).map(|(k, _)| *k) != st {
+                if let Some((kind, o)) = status.remove(&l) {
+                    close(&mut tl, l, kind, o, xe, s);
+                }
+                if let Some(kind) = st {
+                    status.insert(l, (kind, status_open(xe, kind, &wk.name, s)));
+                }
+            }
+            if wk.partitioned != cutoff.contains_key(&l) {
+                match cutoff.remove(&l) {
+                    Some(o) => close(&mut tl, l, BarKind::CutOff, o, xe, s),
+                    None => {
+                        cutoff.insert(l, status_open(xe, BarKind::CutOff, &wk.name, s));
+                    }
+                }
+            }
+        }
+    }
+
+    // 4. What is still going on now.
+    for (_, (l, o)) in std::mem::take(&mut holders) {
+        close(&mut tl, l, BarKind::Holder, o, now_x, usize::MAX);
+    }
+    for (l, o) in std::mem::take(&mut beliefs) {
+        close(&mut tl, l, BarKind::Belief, o, now_x, usize::MAX);
+    }
+    for (l, (kind, o)) in std::mem::take(&mut status) {
+        close(&mut tl, l, kind, o, now_x, usize::MAX);
+    }
+    for (l, o) in std::mem::take(&mut cutoff) {
+        close(&mut tl, l, BarKind::CutOff, o, now_x, usize::MAX);
+    }
+    for env in &world.network.in_flight {
+        let Some(m) = msgs.remove(&env.id) else { continue };
+        let (y0, y1) = endpoints(&lanes, m.from, m.to);
+        let held = env.is_held(now);
+        let frac = if held {
+            0.5
+        } else {
+            let total = env.due_at.saturating_sub(env.sent_at).max(1) as f64;
+            (now.saturating_sub(env.sent_at) as f64 / total).clamp(0.2, 0.8)
+        };
+        let y = y0 + ((y1 - y0) as f64 * frac) as i32;
+        let state = if held { ArrowState::Held } else { ArrowState::InFlight };
+        push_arrow(&mut tl, env.id, &m, now_x, y0, y, state, true);
+        if let Some(a) = tl.arrows.last_mut() {
+            a.title = format!("{} — {} (due t={})", a.title, if held { "held" } else { "in flight" }, env.due_at);
+            a.recent = m.step == cursor;
+        }
+    }
+
+    tl.overlaps = overlaps(&tl, &lanes);
+    tl.steps = steps;
+    tl.lanes = lanes;
+    tl
+}
+
+fn thin_labels(labels: Vec<TickLabel>) -> Vec<TickLabel> {
+    let mut out: Vec<TickLabel> = Vec::new();
+    for l in labels {
+        if out.last().is_none_or(|p| l.x - p.x >= 34) {
+            out.push(l);
+        }
+    }
+    out
+}
+
+fn endpoints(lanes: &[Lane], from: usize, to: usize) -> (i32, i32) {
+    let (a, b) = (lanes[from].axis, lanes[to].axis);
+    // Stop short of a verdict glyph on the receiving axis.
+    let pad = if lanes[to].kind == LaneKind::Resource { 12 } else { 3 };
+    let y1 = if b > a { b - pad } else if b < a { b + pad } else { b };
+    (a, y1)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn push_arrow(tl: &mut Timeline, id: u32, m: &MsgStart, x1: i32, y0: i32, y1: i32, state: ArrowState, recent: bool) {
+    let kind = m.what.split_whitespace().next().unwrap_or("message").to_string();
+    let label = if matches!(kind.as_str(), "write" | "grant" | "fence") { short_label(&m.what) } else { String::new() };
+    tl.arrows.push(Arrow { id, x0: m.x0, y0, x1, y1, state, kind, label, title: m.title.clone(), recent });
+    for &hx in &m.holds {
+        let f = if x1 == m.x0 { 0.5 } else { ((hx - m.x0) as f64 / (x1 - m.x0) as f64).clamp(0.0, 1.0) };
+        let y = y0 + ((y1 - y0) as f64 * f) as i32;
+        tl.marks.push(Mark {
+            x: hx.clamp(m.x0.min(x1), m.x0.max(x1)),
+            y,
+            glyph: "⏸".into(),
+            label: String::new(),
+            title: format!("held in the network: {}", m.what),
+            class: "m-held",
+            recent,
+        });
+    }
+}
+
+/// `write A1 (token 41)` → `A1 · 41`; `grant lock (token 41)` → `grant 41`.
+fn short_label(what: &str) -> String {
+    let tok = what
+        .find("(token ")
+        .map(|i| what[i + 7..].trim_end_matches(')').to_string())
+        .unwrap_or_else(|| if what.contains("no token") { "no token".into() } else { String::new() });
+    let mut words = what.split_whitespace();
+    match words.next() {
+        Some("write") => format!("{} · {tok}", words.next().unwrap_or("")),
+        Some(w) => format!("{w} {tok}"),
+        None => String::new(),
+    }
+}
+
+fn holder_open(x: i32, lock: &str, worker: &str, tok: Option<&str>, step: usize) -> Open {
+    let t = tok.unwrap_or("?");
+    Open {
+        x0: x,
+        lock: lock.to_string(),
+        label: format!("coordinator: {worker} holds {t}"),
+        title: format!("The coordinator's view: {worker} holds {lock} with token {t} (until it expires by the coordinator's clock)"),
+        step,
+        key: t.to_string(),
+    }
+}
+
+fn belief_open(x: i32, lock: &str, worker: &str, tok: Option<&str>, step: usize) -> Open {
+    let t = tok.unwrap_or("?");
+    Open {
+        x0: x,
+        lock: lock.to_string(),
+        label: format!("{worker} believes: {t}"),
+        title: format!("{worker}'s own belief: it holds {lock} with token {t} (judged by its own clock, and only while it runs)"),
+        step,
+        key: t.to_string(),
+    }
+}
+
+fn status_open(x: i32, kind: BarKind, worker: &str, step: usize) -> Open {
+    let (label, title) = match kind {
+        BarKind::Paused => ("❚❚ paused", format!("{worker} is paused (stop-the-world): it executes nothing, but keeps its state and its belief")),
+        BarKind::Crashed => ("✕ crashed", format!("{worker} has crashed: its lease and prepared work are gone")),
+        _ => ("cut off", format!("{worker} is cut off from the coordinator")),
+    };
+    Open { x0: x, lock: String::new(), label: label.into(), title, step, key: String::new() }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn mark(
+    tl: &mut Timeline,
+    lane: Option<usize>,
+    x: i32,
+    lanes: &[Lane],
+    glyph: &str,
+    label: String,
+    title: String,
+    class: &'static str,
+    recent: bool,
+) {
+    let Some(l) = lane else { return };
+    tl.marks.push(Mark { x, y: lanes[l].axis, glyph: glyph.into(), label, title, class, recent });
+}
+
+/// An event as a tooltip: `t=12 · coordinator grants report-lock… [token 42]`.
+pub fn describe(e: &Event) -> String {
+    let described = matches!(e.kind, EventKind::Sent { .. } | EventKind::Delivered { .. });
+    let tok = match &e.token {
+        Some(t) if !described => format!(" [token {t}]"),
+        _ => String::new(),
+    };
+    let actor = if e.actor == "network" { "the network".to_string() } else { e.actor.clone() };
+    format!("t={} · {actor} {}{tok}", e.tick, e.kind)
+}
+
+/// Overlapping beliefs: where two workers' belief bars on the same lock cover the same x.
+fn overlaps(tl: &Timeline, lanes: &[Lane]) -> Vec<OverlapMark> {
+    let beliefs: Vec<&Bar> = tl.bars.iter().filter(|b| b.kind == BarKind::Belief).collect();
+    let mut out = Vec::new();
+    for (i, a) in beliefs.iter().enumerate() {
+        for b in &beliefs[i + 1..] {
+            if a.lane == b.lane || a.lock != b.lock {
+                continue;
+            }
+            let (x0, x1) = (a.x0.max(b.x0), a.x1.min(b.x1));
+            if x1 <= x0 {
+                continue;
+            }
+            let (na, nb) = (&lanes[a.lane].name, &lanes[b.lane].name);
+            let title = format!(
+                "Overlap: {na} and {nb} both believe they hold {} here — the lease alone cannot stop the older one",
+                a.lock
+            );
+            for bar in [a, b] {
+                let l = &lanes[bar.lane];
+                out.push(OverlapMark { lane: bar.lane, x0, x1, y: overlap_y(l), h: 7, title: title.clone() });
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets;
+    use crate::sim::scenario::Scenario;
+    use crate::sim::Action;
+
+    fn run_to_end(id: &str, variant: usize) -> Run {
+        let s = presets::get(id).unwrap();
+        let mut run = Run::new(&s, s.variants.get(variant));
+        run.run_script().unwrap();
+        run
+    }
+
+    fn paused_writer() -> Scenario {
+        presets::get("paused-writer").unwrap()
+    }
+
+    #[test]
+    fn lanes_for_every_node() {
+        let tl = layout(&run_to_end("paused-writer", 0));
+        let names: Vec<&str> = tl.lanes.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(names, ["coordinator", "A", "B", "report"]);
+        for w in tl.lanes.windows(2) {
+            assert_eq!(w[0].y + w[0].h, w[1].y, "lanes stack without gaps");
+        }
+        assert!(tl.height >= tl.lanes.last().unwrap().y + tl.lanes.last().unwrap().h);
+    }
+
+    #[test]
+    fn the_start_is_empty() {
+        let s = paused_writer();
+        let tl = layout(&Run::new(&s, s.variants.first()));
+        assert!(tl.arrows.is_empty() && tl.bars.is_empty() && tl.steps.is_empty());
+        assert!(tl.width > 0);
+    }
+
+    #[test]
+    fn paused_writer_is_drawn_with_a_rejected_stale_write() {
+        let run = run_to_end("paused-writer", 0);
+        let tl = layout(&run);
+        let stale = tl.verdicts.iter().find(|v| v.request == "A-stale").expect("A's verdict");
+        assert_eq!(stale.kind, VerdictKind::Rejected);
+        assert_eq!(stale.outcome, "rejected: stale");
+        assert_eq!((stale.token.as_str(), stale.highest.as_str()), ("41", "42"));
+        let b = tl.verdicts.iter().find(|v| v.request == "B-write").unwrap();
+        assert_eq!(b.kind, VerdictKind::Accepted);
+        assert!(b.x < stale.x, "B's verdict comes first in time");
+        assert!(tl.violations.is_empty());
+        // A pause band, and both views of the lease on each worker.
+        let a = tl.lanes.iter().position(|l| l.name == "A").unwrap();
+        let bl = tl.lanes.iter().position(|l| l.name == "B").unwrap();
+        assert!(tl.bars.iter().any(|x| x.lane == a && x.kind == BarKind::Paused));
+        for lane in [a, bl] {
+            assert!(tl.bars.iter().any(|x| x.lane == lane && x.kind == BarKind::Holder), "holder bar on {lane}");
+            assert!(tl.bars.iter().any(|x| x.lane == lane && x.kind == BarKind::Belief), "belief bar on {lane}");
+        }
+        // The coordinator's view of A ends before B's begins; A's belief outlives it.
+        let holder_a = tl.bars.iter().find(|x| x.lane == a && x.kind == BarKind::Holder).unwrap();
+        let belief_a = tl.bars.iter().find(|x| x.lane == a && x.kind == BarKind::Belief).unwrap();
+        let holder_b = tl.bars.iter().find(|x| x.lane == bl && x.kind == BarKind::Holder).unwrap();
+        assert!(holder_a.x1 <= holder_b.x0);
+        assert!(belief_a.x1 > holder_b.x0, "A still believes after B is granted");
+        // …so the overlap is marked on both lanes, as the model says.
+        assert!(!run.world().overlaps.is_empty());
+        assert!(tl.overlaps.iter().any(|o| o.lane == a) && tl.overlaps.iter().any(|o| o.lane == bl));
+        // Every message was delivered by the end.
+        assert!(tl.arrows.iter().all(|x| x.state == ArrowState::Delivered));
+        assert!(tl.arrows.iter().any(|x| x.kind == "write" && x.label == "A-stale · 41"));
+    }
+
+    #[test]
+    fn unfenced_marks_the_violation() {
+        let s = paused_writer();
+        let i = s.variants.iter().position(|v| v.name == "unfenced").unwrap();
+        let tl = layout(&run_to_end("paused-writer", i));
+        let v = tl.violations.first().expect("a violation marker");
+        assert_eq!(v.kind, "stale_overwrite");
+        assert!(v.aria_label().contains("stale overwrite"), "{}", v.aria_label());
+        let verdict = tl.verdicts.iter().find(|x| x.request == "A-stale").unwrap();
+        assert_eq!(verdict.kind, VerdictKind::Accepted);
+        assert_eq!(v.x, verdict.x, "the marker sits above the verdict that broke the rule");
+    }
+
+    #[test]
+    fn x_is_monotonic_in_time_and_columns_do_not_overlap() {
+        let run = run_to_end("paused-writer", 0);
+        let tl = layout(&run);
+        for w in tl.steps.windows(2) {
+            assert!(w[0].x1 <= w[1].x0 && w[0].x0 <= w[0].x1);
+        }
+        for w in tl.ticks.windows(2) {
+            assert!(w[1].x - w[0].x >= 34, "labels keep their distance");
+            assert!(w[0].tick < w[1].tick);
+        }
+        assert_eq!(tl.current_step().unwrap().step, run.cursor());
+        for v in tl.verdicts.windows(2) {
+            if v[0].y == v[1].y {
+                assert!(v[1].x - v[0].x >= VERDICT_W, "verdicts on one lane keep apart");
+            }
+        }
+        assert!(tl.now_x >= tl.steps.last().unwrap().x1);
+    }
+
+    #[test]
+    fn in_flight_and_held_messages_are_pending() {
+        let s = paused_writer();
+        let mut run = Run::new(&s, s.variants.first());
+        run.step_forward().unwrap(); // A asks: the acquire is in flight
+        let tl = layout(&run);
+        let a = tl.arrows.iter().find(|a| a.kind == "acquire").unwrap();
+        assert_eq!(a.state, ArrowState::InFlight);
+        assert_eq!(a.x1, tl.now_x);
+        let id = run.world().network.in_flight[0].id;
+        run.act(Action::Hold { msg: crate::sim::MsgSel::id(id), until: None }).unwrap();
+        run.act(Action::Advance { ticks: 3 }).unwrap();
+        let tl = layout(&run);
+        let a = tl.arrows.iter().find(|a| a.kind == "acquire").unwrap();
+        assert_eq!(a.state, ArrowState::Held);
+        assert!(tl.marks.iter().any(|m| m.class == "m-held"));
+        run.act(Action::Drop { msg: crate::sim::MsgSel::id(id) }).unwrap();
+        let tl = layout(&run);
+        assert_eq!(tl.arrows[0].state, ArrowState::Dropped);
+        assert!(tl.marks.iter().any(|m| m.class == "m-dropped"));
+    }
+
+    #[test]
+    fn long_idle_stretches_are_compressed() {
+        let s = presets::get("sandbox").unwrap();
+        let mut run = Run::new(&s, None);
+        run.act(Action::Advance { ticks: 5000 }).unwrap();
+        let tl = layout(&run);
+        assert!(tl.width < 1000, "width {}", tl.width);
+        assert_eq!(tl.gaps.len(), 1);
+        assert_eq!(tl.now_tick, 5000);
+    }
+
+    #[test]
+    fn crash_and_release_end_bars() {
+        let s = presets::get("sandbox").unwrap();
+        let mut run = Run::new(&s, None);
+        let w = s.workers[0].name.clone();
+        run.act(Action::Acquire { worker: w.clone(), lock: None }).unwrap();
+        run.act(Action::Advance { ticks: 2 }).unwrap();
+        let tl = layout(&run);
+        assert!(tl.bars.iter().any(|b| b.kind == BarKind::Belief && b.open));
+        run.act(Action::Crash { worker: w.clone() }).unwrap();
+        let tl = layout(&run);
+        let belief = tl.bars.iter().find(|b| b.kind == BarKind::Belief).unwrap();
+        assert!(!belief.open, "a crash ends the belief");
+        let crash = tl.bars.iter().find(|b| b.kind == BarKind::Crashed).unwrap();
+        assert!(crash.open && crash.recent);
+        assert!(tl.bars.iter().any(|b| b.kind == BarKind::Holder && b.open), "the coordinator still thinks it holds");
+    }
+
+    #[test]
+    fn every_preset_and_variant_lays_out_at_every_step() {
+        for s in presets::all() {
+            let variants: Vec<Option<&crate::sim::scenario::Variant>> =
+                if s.variants.is_empty() { vec![None] } else { s.variants.iter().map(Some).collect() };
+            for v in variants {
+                let mut run = Run::new(&s, v);
+                run.run_script().unwrap();
+                for i in 0..=run.len() {
+                    run.seek(i);
+                    let tl = layout(&run);
+                    for b in &tl.bars {
+                        assert!(b.x0 <= b.x1 && b.x1 <= tl.width, "{}: bar {b:?}", s.id);
+                    }
+                    for a in &tl.arrows {
+                        assert!(a.x0 <= a.x1, "{}: arrow backwards {a:?}", s.id);
+                    }
+                    let n_violations = run.world().ghost.violations.len();
+                    assert_eq!(tl.violations.len(), n_violations, "{} step {i}", s.id);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,14 @@
+//! What the app shows, computed from a [`Run`](crate::sim::Run): pure, deterministic and
+//! native-testable. Nothing here knows about yew, web-sys or the browser; `src/ui/` renders
+//! these values and dispatches [`state::Msg`]s, and that is all it does.
+//!
+//! - [`state`]: the app's state machine (`AppState`, `Msg`); every change of the app is a
+//!   method here, delegating to `Run`.
+//! - [`layout`]: the geometry of the space-time diagram, derived from a run's events and frames.
+//! - [`inspect`]: the inspector's rows, with what the last step changed.
+//! - [`text`]: accessible names and short descriptions shared by the components.
+
+pub mod inspect;
+pub mod layout;
+pub mod state;
+pub mod text;

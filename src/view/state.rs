@@ -1,0 +1,507 @@
+//! The app's state machine. `src/ui/state.rs` wraps it in yew's `Reducible`; every change the
+//! app can make is [`AppState::apply`] of a [`Msg`], and the run itself changes only through
+//! `Run`'s own methods.
+
+use crate::sim::run::Run;
+use crate::sim::scenario::Scenario;
+use crate::sim::{Action, Policy};
+use std::rc::Rc;
+
+/// Which receiver setting the run uses: one of the scenario's variants, or a plain policy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Choice {
+    Variant(String),
+    Policy(Policy),
+}
+
+impl Choice {
+    /// The `<select>` value: the variant's name, or the policy's name. No plain policy is
+    /// offered under a variant's name (see `text::policy_options`), so values are unique.
+    pub fn value(&self) -> String {
+        match self {
+            Choice::Variant(n) => n.clone(),
+            Choice::Policy(p) => p.as_str().to_string(),
+        }
+    }
+
+    /// Read a `<select>` value back: a variant of `s` by name first, else a plain policy.
+    pub fn parse(s: &Scenario, value: &str) -> Option<Choice> {
+        if s.variant(value).is_some() {
+            return Some(Choice::Variant(value.to_string()));
+        }
+        Policy::parse(value).map(Choice::Policy)
+    }
+
+    /// The default for a scenario: its first variant, else its own policy.
+    pub fn default_for(s: &Scenario) -> Choice {
+        match s.variants.first() {
+            Some(v) => Choice::Variant(v.name.clone()),
+            None => Choice::Policy(s.policy),
+        }
+    }
+}
+
+/// Playback speeds: (milliseconds per step, label).
+pub const SPEEDS: [(u32, &str); 4] =
+    [(2000, "Slow (2 s a step)"), (1000, "Normal (1 s a step)"), (500, "Fast (½ s a step)"), (200, "Very fast")];
+
+pub const DEFAULT_SPEED: u32 = 1000;
+
+/// The scenario the app opens with.
+pub const FIRST_SCENARIO: &str = "paused-writer";
+
+#[derive(Clone, Debug)]
+pub struct AppState {
+    /// Bumped on every change: equality and memoisation compare this, not the whole run.
+    pub version: u64,
+    pub scenarios: Rc<Vec<Scenario>>,
+    pub scenario: usize,
+    pub choice: Choice,
+    pub run: Run,
+    pub playing: bool,
+    /// Milliseconds per step while playing.
+    pub speed: u32,
+    /// What the last user action did to the run (forked it, took over from the script).
+    pub notice: Option<String>,
+    /// An action or script step the model refused.
+    pub error: Option<String>,
+    pub help_open: bool,
+}
+
+impl PartialEq for AppState {
+    fn eq(&self, other: &Self) -> bool {
+        self.version == other.version
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Msg {
+    /// Load a scenario by index, under its default choice, at step 0.
+    Load(usize),
+    /// Load the scenario with this id (used at start-up and from the URL).
+    LoadId(String),
+    /// The same scenario under another variant or policy, at step 0.
+    Choose(Choice),
+    /// The current scenario and choice again, from scratch (discards user actions).
+    Reload,
+    StepForward,
+    StepBack,
+    ToStart,
+    ToEnd,
+    /// Go to step `i`; beyond the recorded steps the script runs on up to it.
+    Seek(usize),
+    TogglePlay,
+    Stop,
+    /// The play timer fired.
+    Tick,
+    SetSpeed(u32),
+    Act(Action),
+    Help(bool),
+    DismissNotice,
+}
+
+impl AppState {
+    pub fn new(scenarios: Vec<Scenario>) -> AppState {
+        assert!(!scenarios.is_empty(), "no scenarios to show");
+        let scenario = scenarios.iter().position(|s| s.id == FIRST_SCENARIO).unwrap_or(0);
+        let choice = Choice::default_for(&scenarios[scenario]);
+        let run = build_run(&scenarios[scenario], &choice);
+        AppState {
+            version: 0,
+            scenarios: Rc::new(scenarios),
+            scenario,
+            choice,
+            run,
+            playing: false,
+            speed: DEFAULT_SPEED,
+            notice: None,
+            error: None,
+            help_open: false,
+        }
+    }
+
+    pub fn current(&self) -> &Scenario {
+        &self.scenarios[self.scenario]
+    }
+
+    /// The expected-outcome text of the chosen variant, if it is one.
+    pub fn outcome(&self) -> Option<&str> {
+        match &self.choice {
+            Choice::Variant(n) => self.current().variant(n).map(|v| v.outcome.as_str()).filter(|s| !s.is_empty()),
+            Choice::Policy(_) => None,
+        }
+    }
+
+    /// True when Play has something to show: steps recorded or script ahead.
+    pub fn can_play(&self) -> bool {
+        self.run.len() > 0 || self.run.next_script_step().is_some()
+    }
+
+    /// At the end of the branch with no script ahead: forward does nothing.
+    pub fn at_end(&self) -> bool {
+        self.run.cursor() == self.run.len() && self.run.next_script_step().is_none()
+    }
+
+    /// Apply a message. Returns false when nothing changed (so no re-render is needed).
+    pub fn apply(&mut self, msg: Msg) -> bool {
+        let changed = self.apply_inner(msg);
+        if changed {
+            self.version += 1;
+        }
+        changed
+    }
+
+    fn apply_inner(&mut self, msg: Msg) -> bool {
+        match msg {
+            Msg::Load(i) if i < self.scenarios.len() => {
+                self.scenario = i;
+                self.choice = Choice::default_for(self.current());
+                self.reload();
+                true
+            }
+            Msg::Load(_) => false,
+            Msg::LoadId(id) => match self.scenarios.iter().position(|s| s.id == id) {
+                Some(i) => self.apply_inner(Msg::Load(i)),
+                None => false,
+            },
+            Msg::Choose(c) => {
+                let valid = match &c {
+                    Choice::Variant(n) => self.current().variant(n).is_some(),
+                    Choice::Policy(_) => true,
+                };
+                if !valid {
+                    return false;
+                }
+                self.choice = c;
+                self.reload();
+                true
+            }
+            Msg::Reload => {
+                self.reload();
+                true
+            }
+            Msg::StepForward => {
+                self.playing = false;
+                self.forward()
+            }
+            Msg::StepBack => {
+                self.playing = false;
+                self.error = None;
+                self.run.step_back()
+            }
+            Msg::ToStart => {
+                self.playing = false;
+                self.error = None;
+                let moved = self.run.cursor() != 0;
+                self.run.seek(0);
+                moved
+            }
+            Msg::ToEnd => {
+                self.playing = false;
+                let before = (self.run.cursor(), self.run.len());
+                if let Err(e) = self.run.run_script() {
+                    self.error = Some(format!("The script could not go on: {e}"));
+                }
+                before != (self.run.cursor(), self.run.len()) || self.error.is_some()
+            }
+            Msg::Seek(i) => {
+                self.playing = false;
+                self.error = None;
+                let before = self.run.cursor();
+                if i <= self.run.len() {
+                    self.run.seek(i);
+                } else {
+                    self.run.seek(self.run.len());
+                    while self.run.cursor() < i {
+                        match self.run.step_forward() {
+                            Ok(true) => {}
+                            Ok(false) => break,
+                            Err(e) => {
+                                self.error = Some(format!("The script could not go on: {e}"));
+                                break;
+                            }
+                        }
+                    }
+                }
+                before != self.run.cursor() || self.error.is_some()
+            }
+            Msg::TogglePlay => {
+                if self.playing {
+                    self.playing = false;
+                    return true;
+                }
+                if !self.can_play() {
+                    return false;
+                }
+                if self.at_end() {
+                    // Like a video player: Play at the end replays from the start.
+                    self.run.seek(0);
+                }
+                self.error = None;
+                self.playing = true;
+                true
+            }
+            Msg::Stop => std::mem::replace(&mut self.playing, false),
+            Msg::Tick => {
+                if !self.playing {
+                    return false;
+                }
+                if !self.forward() || self.at_end() {
+                    self.playing = false;
+                }
+                true
+            }
+            Msg::SetSpeed(ms) => {
+                let ms = ms.clamp(50, 10_000);
+                std::mem::replace(&mut self.speed, ms) != ms
+            }
+            Msg::Act(a) => {
+                self.playing = false;
+                let at = self.run.cursor();
+                let script_ahead = self.run.next_script_step().is_some() && at == self.run.len();
+                match self.run.act(a.clone()) {
+                    Ok(true) => {
+                        self.error = None;
+                        self.notice = Some(format!(
+                            "You changed the past: the run forked at step {at}. The steps that came after it are gone; this branch starts with “{a}”."
+                        ));
+                    }
+                    Ok(false) => {
+                        self.error = None;
+                        if script_ahead {
+                            self.notice = Some(format!(
+                                "You took over from the script at step {at}: from here on the world is yours. Reload the scenario to see its script again."
+                            ));
+                        }
+                    }
+                    Err(e) => self.error = Some(format!("Refused: {e}")),
+                }
+                true
+            }
+            Msg::Help(open) => std::mem::replace(&mut self.help_open, open) != open,
+            Msg::DismissNotice => self.notice.take().is_some() || self.error.take().is_some(),
+        }
+    }
+
+    fn reload(&mut self) {
+        self.run = build_run(self.current(), &self.choice);
+        self.playing = false;
+        self.notice = None;
+        self.error = None;
+    }
+
+    /// One step forward; false at the end or when the script's next step was refused.
+    fn forward(&mut self) -> bool {
+        match self.run.step_forward() {
+            Ok(moved) => {
+                if moved {
+                    self.error = None;
+                }
+                moved
+            }
+            Err(e) => {
+                self.error = Some(format!("The script could not go on: {e}"));
+                self.playing = false;
+                true
+            }
+        }
+    }
+}
+
+/// The keyboard shortcuts, as (keys, what they do), for the help dialog.
+pub const SHORTCUTS: [(&str, &str); 6] = [
+    ("Space", "Play or pause"),
+    ("→ (Arrow right)", "Step forward"),
+    ("← (Arrow left)", "Step back"),
+    ("Home", "Back to start"),
+    ("End", "Jump to end"),
+    ("?", "Show these shortcuts (Escape closes)"),
+];
+
+/// What a key press means, if anything. Keys typed into a select, input or text area are
+/// theirs (`in_field`); Space and Enter on a focused button press that button (`on_button`);
+/// modifier chords are the browser's. While the shortcuts dialog is open only `?` and
+/// Escape do anything.
+pub fn shortcut(key: &str, in_field: bool, on_button: bool, modified: bool, help_open: bool) -> Option<Msg> {
+    if in_field || modified {
+        return None;
+    }
+    if help_open {
+        return match key {
+            "Escape" | "?" => Some(Msg::Help(false)),
+            _ => None,
+        };
+    }
+    match key {
+        " " | "Spacebar" if !on_button => Some(Msg::TogglePlay),
+        "ArrowRight" => Some(Msg::StepForward),
+        "ArrowLeft" => Some(Msg::StepBack),
+        "Home" => Some(Msg::ToStart),
+        "End" => Some(Msg::ToEnd),
+        "?" => Some(Msg::Help(true)),
+        _ => None,
+    }
+}
+
+/// Every preset that parses, in picker order. Parsed with plain `serde_json` (no path
+/// tracking: a smaller WASM); presets are validated by the test suite, and one that does
+/// not parse (a file being edited) is left out rather than taking the app down.
+pub fn load_presets() -> Vec<Scenario> {
+    crate::presets::ids()
+        .filter_map(crate::presets::source)
+        .filter_map(|text| serde_json::from_str::<Scenario>(text).ok())
+        .filter(|s| !s.locks.is_empty() && s.network.delay > 0)
+        .collect()
+}
+
+/// A fresh run of a scenario under a choice.
+pub fn build_run(s: &Scenario, choice: &Choice) -> Run {
+    match choice {
+        Choice::Variant(n) => match s.variant(n) {
+            Some(v) => Run::new(s, Some(v)),
+            None => Run::new(s, None),
+        },
+        Choice::Policy(p) => {
+            let mut s = s.clone();
+            s.policy = *p;
+            Run::new(&s, None)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets;
+
+    fn app() -> AppState {
+        AppState::new(load_presets())
+    }
+
+    #[test]
+    fn load_presets_matches_the_checked_parse() {
+        assert_eq!(load_presets(), presets::all());
+    }
+
+    #[test]
+    fn opens_paused_writer_at_step_zero() {
+        let s = app();
+        assert_eq!(s.current().id, "paused-writer");
+        assert_eq!(s.run.cursor(), 0);
+        assert_eq!(s.choice, Choice::default_for(s.current()));
+    }
+
+    #[test]
+    fn choice_values_round_trip() {
+        let s = presets::get("paused-writer").unwrap();
+        for c in [Choice::Variant(s.variants[0].name.clone()), Choice::Policy(Policy::Strict)] {
+            assert_eq!(Choice::parse(&s, &c.value()), Some(c));
+        }
+        assert_eq!(Choice::parse(&s, "nonsense"), None);
+    }
+
+    #[test]
+    fn stepping_and_back_are_exact() {
+        let mut s = app();
+        for _ in 0..4 {
+            assert!(s.apply(Msg::StepForward));
+        }
+        let w4 = s.run.world().clone();
+        s.apply(Msg::StepForward);
+        s.apply(Msg::StepBack);
+        assert_eq!(s.run.world(), &w4);
+        s.apply(Msg::ToStart);
+        assert_eq!(s.run.cursor(), 0);
+        s.apply(Msg::ToEnd);
+        assert!(s.at_end());
+        assert!(!s.apply(Msg::StepForward), "nothing after the end");
+    }
+
+    #[test]
+    fn acting_in_the_past_forks_and_says_so() {
+        let mut s = app();
+        s.apply(Msg::ToEnd);
+        s.apply(Msg::Seek(2));
+        assert!(s.apply(Msg::Act(Action::Advance { ticks: 1 })));
+        let notice = s.notice.clone().unwrap();
+        assert!(notice.contains("forked at step 2"), "{notice}");
+        assert_eq!(s.run.len(), 3);
+    }
+
+    #[test]
+    fn acting_mid_script_takes_over() {
+        let mut s = app();
+        s.apply(Msg::StepForward);
+        s.apply(Msg::Act(Action::Advance { ticks: 1 }));
+        assert!(s.notice.clone().unwrap().contains("took over"));
+        assert!(s.run.taken_over());
+    }
+
+    #[test]
+    fn refused_actions_report_and_change_nothing() {
+        let mut s = app();
+        let before = s.run.world().clone();
+        s.apply(Msg::Act(Action::Resume { worker: "A".into() }));
+        assert!(s.error.clone().unwrap().starts_with("Refused"));
+        assert_eq!(s.run.world(), &before);
+    }
+
+    #[test]
+    fn play_ticks_to_the_end_then_stops() {
+        let mut s = app();
+        assert!(s.apply(Msg::TogglePlay));
+        let mut n = 0;
+        while s.playing && n < 1000 {
+            s.apply(Msg::Tick);
+            n += 1;
+        }
+        assert!(!s.playing);
+        assert!(s.at_end());
+        assert_eq!(n, s.current().script.len());
+        // Play at the end replays from the start.
+        s.apply(Msg::TogglePlay);
+        assert_eq!(s.run.cursor(), 0);
+        assert!(s.playing);
+    }
+
+    #[test]
+    fn seeking_past_the_recorded_steps_runs_the_script() {
+        let mut s = app();
+        s.apply(Msg::Seek(3));
+        assert_eq!(s.run.cursor(), 3);
+        assert_eq!(s.run.len(), 3);
+    }
+
+    #[test]
+    fn policies_rebuild_the_run() {
+        let mut s = app();
+        s.apply(Msg::StepForward);
+        assert!(s.apply(Msg::Choose(Choice::Policy(Policy::Strict))));
+        assert_eq!(s.run.cursor(), 0);
+        assert_eq!(s.run.scenario.policy, Policy::Strict);
+        assert!(s.outcome().is_none());
+        assert!(!s.apply(Msg::Choose(Choice::Variant("no such variant".into()))));
+    }
+
+    #[test]
+    fn shortcuts_leave_fields_and_buttons_alone() {
+        assert_eq!(shortcut(" ", false, false, false, false), Some(Msg::TogglePlay));
+        assert_eq!(shortcut(" ", false, true, false, false), None, "space presses the focused button");
+        assert_eq!(shortcut("ArrowRight", true, false, false, false), None, "a range input keeps its arrows");
+        assert_eq!(shortcut("ArrowRight", false, true, false, false), Some(Msg::StepForward));
+        assert_eq!(shortcut("End", false, false, true, false), None);
+        assert_eq!(shortcut("?", false, false, false, false), Some(Msg::Help(true)));
+        assert_eq!(shortcut("Escape", false, false, false, true), Some(Msg::Help(false)));
+        assert_eq!(shortcut("ArrowLeft", false, false, false, true), None, "the dialog is modal");
+    }
+
+    #[test]
+    fn every_preset_loads_and_runs_to_its_end() {
+        let mut s = app();
+        for i in 0..s.scenarios.len() {
+            s.apply(Msg::Load(i));
+            s.apply(Msg::ToEnd);
+            assert!(s.error.is_none(), "{}: {:?}", s.current().id, s.error);
+        }
+    }
+}

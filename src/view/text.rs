@@ -1,0 +1,150 @@
+//! Words the app shows and the accessible names of its controls, as plain functions.
+
+use crate::sim::message::Envelope;
+use crate::sim::run::{Entry, Run};
+use crate::sim::scenario::Scenario;
+use crate::sim::worker::Status;
+use crate::sim::Policy;
+
+/// A pending message as people read it: `write A1 (token 41) to report`.
+pub fn message(e: &Envelope) -> String {
+    format!("{} to {}", e.msg.describe(), e.to.name())
+}
+
+/// The accessible names of the four buttons on every in-flight message, in order
+/// Deliver, Hold, Drop, Duplicate. Copies of an identical message get their id appended,
+/// so every button's name is unique.
+pub fn message_actions(in_flight: &[Envelope], i: usize) -> [String; 4] {
+    let e = &in_flight[i];
+    let mut what = message(e);
+    let twin = in_flight[..i].iter().any(|o| o.from == e.from && o.to == e.to && o.msg == e.msg);
+    if twin {
+        what = format!("{what} (copy #{})", e.id);
+    }
+    ["Deliver", "Hold", "Drop", "Duplicate"].map(|verb| format!("{verb} {what}"))
+}
+
+pub fn status(s: &Status) -> String {
+    match s {
+        Status::Running => "running".into(),
+        Status::Paused { until: Some(t) } => format!("paused until t={t}"),
+        Status::Paused { until: None } => "paused".into(),
+        Status::Crashed => "crashed".into(),
+    }
+}
+
+/// Scenarios grouped by theme, groups in order of first appearance: (theme, [(index, title)]).
+pub fn scenario_groups(scenarios: &[Scenario]) -> Vec<(String, Vec<(usize, String)>)> {
+    let mut groups: Vec<(String, Vec<(usize, String)>)> = Vec::new();
+    for (i, s) in scenarios.iter().enumerate() {
+        let theme = if s.theme.is_empty() { "Other".to_string() } else { s.theme.clone() };
+        match groups.iter_mut().find(|(t, _)| *t == theme) {
+            Some((_, v)) => v.push((i, s.title.clone())),
+            None => groups.push((theme, vec![(i, s.title.clone())])),
+        }
+    }
+    groups
+}
+
+/// The receiver-policy choices for a scenario: its own contrasted variants first, then
+/// every plain policy no variant already stands for, as (`<option>` value, label). A variant's
+/// value is its name and a plain policy's its name; a policy named like a variant is left out.
+pub struct PolicyOptions {
+    pub variants: Vec<(String, String)>,
+    pub plain: Vec<(String, String)>,
+}
+
+pub fn policy_options(s: &Scenario) -> PolicyOptions {
+    let variants = s
+        .variants
+        .iter()
+        .map(|v| {
+            let label = match v.policy {
+                Some(p) if p.as_str() != v.name => format!("{} ({})", v.name, p.as_str()),
+                _ => v.name.clone(),
+            };
+            (v.name.clone(), label)
+        })
+        .collect();
+    let covered = |p: Policy| {
+        s.variants
+            .iter()
+            .any(|v| v.name == p.as_str() || (v.policy == Some(p) && v.settings.is_empty()))
+    };
+    let plain = Policy::ALL
+        .into_iter()
+        .filter(|p| !covered(*p))
+        .map(|p| {
+            let label = if s.variants.is_empty() && p == s.policy {
+                format!("{} (as written)", p.as_str())
+            } else {
+                p.as_str().to_string()
+            };
+            (p.as_str().to_string(), label)
+        })
+        .collect();
+    PolicyOptions { variants, plain }
+}
+
+/// How many steps the current branch will have once its script has run out: the scrub range.
+pub fn planned_len(run: &Run) -> usize {
+    let mut script_steps = 0;
+    for i in 1..=run.len() {
+        match run.entry(i) {
+            Some(Entry::User(_)) => return run.len(),
+            Some(Entry::Script(_)) => script_steps += 1,
+            _ => {}
+        }
+    }
+    run.len() + run.scenario.script.len().saturating_sub(script_steps)
+}
+
+/// What produced the current step, in words: `Script step 3 of 11`, `Your action: …`.
+pub fn entry(run: &Run) -> String {
+    match run.current_entry() {
+        Entry::Start => "The start, before anything happens".into(),
+        Entry::Script(i) => format!("Script step {} of {}", i + 1, run.scenario.script.len()),
+        Entry::User(a) => format!("Your action: {a}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets;
+
+    #[test]
+    fn policy_options_list_variants_then_the_rest() {
+        let s = presets::get("paused-writer").unwrap();
+        let o = policy_options(&s);
+        let names: Vec<&str> = s.variants.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(o.variants.len(), names.len());
+        for (value, _) in &o.plain {
+            assert!(!names.contains(&value.as_str()), "{value} is both a variant and a plain policy");
+        }
+        assert_eq!(o.variants.len() + o.plain.len() >= 5, true);
+        let sandbox = presets::get("sandbox").unwrap();
+        let o = policy_options(&sandbox);
+        assert_eq!(o.plain.len(), 5);
+        assert!(o.plain.iter().any(|(_, l)| l.ends_with("(as written)")));
+    }
+
+    #[test]
+    fn groups_keep_every_scenario_once() {
+        let all = presets::all();
+        let groups = scenario_groups(&all);
+        let n: usize = groups.iter().map(|(_, v)| v.len()).sum();
+        assert_eq!(n, all.len());
+    }
+
+    #[test]
+    fn planned_len_counts_the_script_ahead() {
+        let s = presets::get("paused-writer").unwrap();
+        let mut run = Run::new(&s, s.variants.first());
+        assert_eq!(planned_len(&run), s.script.len());
+        run.step_forward().unwrap();
+        assert_eq!(planned_len(&run), s.script.len());
+        run.act(crate::sim::Action::Advance { ticks: 1 }).unwrap();
+        assert_eq!(planned_len(&run), 2);
+    }
+}

@@ -1,0 +1,780 @@
+//! The `fencing-lab` binary, run as a user runs it: list, run (text and JSON), export, and
+//! every kind of bad input (one line on stderr, exit code 2, never a panic).
+
+use serde_json::{json, Value};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_fencing-lab");
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run_with_stdin(args: &[&str], stdin: Option<&str>) -> Out {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    if let Some(text) = stdin {
+        child
+            .stdin
+            .take()
+            .expect("piped")
+            .write_all(text.as_bytes())
+            .expect("stdin written");
+    }
+    let o = child.wait_with_output().expect("the binary finishes");
+    Out {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(o.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(o.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+fn cli(args: &[&str]) -> Out {
+    run_with_stdin(args, None)
+}
+
+/// A run that must succeed (exit 0, nothing on stderr).
+fn ok(args: &[&str]) -> String {
+    let o = cli(args);
+    assert_eq!(
+        o.code, 0,
+        "fencing-lab {args:?} exited {}: {}",
+        o.code, o.stderr
+    );
+    assert!(
+        o.stderr.is_empty(),
+        "fencing-lab {args:?} wrote to stderr: {}",
+        o.stderr
+    );
+    o.stdout
+}
+
+fn json_of(args: &[&str]) -> Value {
+    serde_json::from_str(&ok(args)).expect("--format json prints JSON")
+}
+
+/// A scratch directory of this test's own, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("fencing-lab-cli-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch dir");
+        Scratch(dir)
+    }
+
+    fn file(&self, name: &str, text: &str) -> String {
+        let p = self.0.join(name);
+        std::fs::write(&p, text).expect("scratch file");
+        p.to_str().expect("UTF-8 path").to_string()
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).to_str().expect("UTF-8 path").to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn request<'a>(report: &'a Value, id: &str) -> &'a Value {
+    report["requests"]
+        .as_array()
+        .expect("requests is a list")
+        .iter()
+        .find(|r| r["id"] == id)
+        .unwrap_or_else(|| panic!("no request {id} in {report:#}"))
+}
+
+fn violation_kinds(report: &Value) -> Vec<String> {
+    report["violations"]
+        .as_array()
+        .expect("violations is a list")
+        .iter()
+        .map(|v| v["kind"].as_str().expect("kind is a string").to_string())
+        .collect()
+}
+
+fn paused_writer() -> Value {
+    serde_json::from_str(&ok(&["export", "--preset", "paused-writer"])).expect("export prints JSON")
+}
+
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn help_prints_usage() {
+    let out = ok(&["help"]);
+    assert!(
+        out.contains("Usage:") && out.contains("fencing-lab run"),
+        "{out}"
+    );
+    assert_eq!(ok(&["--help"]), out);
+    assert_eq!(ok(&["run", "--help"]), out);
+}
+
+#[test]
+fn list_shows_every_preset_with_its_title_grouped_by_theme() {
+    let out = ok(&["list"]);
+    for s in fencing_lab::presets::all() {
+        let line = out
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(s.id.as_str()))
+            .unwrap_or_else(|| panic!("{} is not listed:\n{out}", s.id));
+        assert!(line.contains(&s.title), "{line}");
+        if !s.theme.is_empty() {
+            assert!(
+                out.lines().any(|l| l == s.theme),
+                "theme {} is not a heading:\n{out}",
+                s.theme
+            );
+        }
+    }
+    let pw = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("paused-writer"))
+        .expect("paused-writer listed");
+    assert!(pw.contains("A paused writer comes back"), "{pw}");
+}
+
+#[test]
+fn run_text_shows_timeline_requests_violations_metrics_resources_and_expectation() {
+    let out = ok(&["run", "--preset", "paused-writer"]);
+    for heading in [
+        "Timeline",
+        "Requests",
+        "Violations",
+        "Metrics",
+        "Resources",
+        "Expected outcome",
+    ] {
+        assert!(
+            out.lines().any(|l| l == heading),
+            "no {heading} section:\n{out}"
+        );
+    }
+    assert!(
+        out.contains("variant highest-seen, policy highest-seen"),
+        "{out}"
+    );
+    // One event a line: tick, actor, what happened, token, verdict.
+    assert!(
+        out.lines().any(|l| l.contains("t=16")
+            && l.contains("report")
+            && l.contains("rejects: stale")
+            && l.contains("[token 41]")),
+        "the stale rejection is not on the timeline:\n{out}"
+    );
+    let a = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("A-stale "))
+        .expect("A-stale in the request table");
+    let cells: Vec<&str> = a.split_whitespace().collect();
+    assert_eq!(
+        cells,
+        ["A-stale", "A", "report", "41", "rejected", "stale"],
+        "{a}"
+    );
+    assert!(out.contains("Violations\n  none\n"), "{out}");
+    assert!(out.contains("fencing rejected: stale"), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.contains("report") && l.contains("highest 42") && l.contains("B's report")),
+        "{out}"
+    );
+    assert!(out.contains("met: every stated outcome holds"), "{out}");
+}
+
+#[test]
+fn run_text_unfenced_reports_the_stale_overwrite() {
+    let out = ok(&["run", "--preset", "paused-writer", "--policy", "unfenced"]);
+    let v = out
+        .lines()
+        .find(|l| l.contains("stale_overwrite"))
+        .unwrap_or_else(|| panic!("no stale_overwrite line:\n{out}"));
+    assert!(
+        v.contains("t=16") && v.contains("report") && v.contains("A-stale"),
+        "{v}"
+    );
+    assert!(
+        out.contains("VIOLATION stale_overwrite"),
+        "the timeline shows the violation:\n{out}"
+    );
+}
+
+#[test]
+fn run_json_highest_seen_rejects_the_stale_write() {
+    let r = json_of(&["run", "--preset", "paused-writer", "--format", "json"]);
+    assert_eq!(r["scenario"], "paused-writer");
+    assert_eq!(r["variant"], "highest-seen");
+    assert_eq!(r["policy"], "highest-seen");
+    let a = request(&r, "A-stale");
+    assert_eq!(
+        (&a["from"], &a["resource"], &a["token"]),
+        (&json!("A"), &json!("report"), &json!(41))
+    );
+    assert_eq!(
+        (&a["outcome"], &a["reason"]),
+        (&json!("rejected"), &json!("stale"))
+    );
+    let b = request(&r, "B-write");
+    assert_eq!(
+        (&b["token"], &b["outcome"], &b["reason"]),
+        (&json!(42), &json!("accepted"), &Value::Null)
+    );
+    assert!(violation_kinds(&r).is_empty(), "{r:#}");
+    assert_eq!(r["metrics"]["fencing_rejected_stale"], 1);
+    assert_eq!(r["resources"][0]["highest"], 42);
+    assert_eq!(r["resources"][0]["value"], "B's report");
+    assert_eq!(r["expectation"]["met"], true, "{r:#}");
+    // --policy naming the variant's policy picks that variant.
+    assert_eq!(
+        json_of(&[
+            "run",
+            "--preset",
+            "paused-writer",
+            "--policy",
+            "highest-seen",
+            "--format=json"
+        ]),
+        r
+    );
+}
+
+#[test]
+fn run_json_unfenced_accepts_it_and_reports_a_stale_overwrite() {
+    let r = json_of(&[
+        "run",
+        "--preset",
+        "paused-writer",
+        "--policy",
+        "unfenced",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r["variant"], "unfenced");
+    assert_eq!(r["policy"], "unfenced");
+    let a = request(&r, "A-stale");
+    assert_eq!(
+        (&a["token"], &a["outcome"], &a["reason"]),
+        (&json!(41), &json!("accepted"), &Value::Null)
+    );
+    let v = r["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["kind"] == "stale_overwrite")
+        .unwrap_or_else(|| panic!("no stale_overwrite in {r:#}"));
+    assert_eq!(
+        (&v["tick"], &v["resource"], &v["request"]),
+        (&json!(16), &json!("report"), &json!("A-stale"))
+    );
+    assert!(v["detail"].as_str().unwrap().contains("A-stale"), "{v}");
+    assert_eq!(r["resources"][0]["value"], "A's report");
+    assert_eq!(r["expectation"]["met"], true);
+    assert_eq!(
+        json_of(&[
+            "run",
+            "--preset",
+            "paused-writer",
+            "--variant",
+            "unfenced",
+            "--format",
+            "json"
+        ]),
+        r
+    );
+}
+
+#[test]
+fn a_policy_no_variant_runs_under_applies_to_the_scenario_unchecked() {
+    let r = json_of(&[
+        "run",
+        "--preset",
+        "paused-writer",
+        "--policy",
+        "strict",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r["policy"], "strict");
+    assert_eq!(r["variant"], Value::Null);
+    assert_eq!(request(&r, "A-stale")["reason"], "stale");
+    assert_eq!(r["expectation"]["checked"], false);
+    assert_eq!(r["expectation"]["met"], Value::Null);
+    // A variant with another policy on top: the variant's expectation is not checked.
+    let r = json_of(&[
+        "run",
+        "--preset",
+        "paused-writer",
+        "--variant",
+        "unfenced",
+        "--policy",
+        "highest-seen",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        (&r["variant"], &r["policy"]),
+        (&json!("unfenced"), &json!("highest-seen"))
+    );
+    assert_eq!(request(&r, "A-stale")["outcome"], "rejected");
+    assert_eq!(r["expectation"]["checked"], false);
+}
+
+#[test]
+fn export_then_run_gives_the_same_report_for_every_preset_and_variant() {
+    let dir = Scratch::new("roundtrip");
+    for s in fencing_lab::presets::all() {
+        let text = ok(&["export", "--preset", &s.id]);
+        assert_eq!(
+            fencing_lab::sim::Scenario::from_json(&text).as_ref(),
+            Ok(&s),
+            "{} exports as itself",
+            s.id
+        );
+        let file = dir.file(&format!("{}.json", s.id), &text);
+        let mut variants: Vec<Option<&str>> = vec![None];
+        variants.extend(s.variants.iter().map(|v| Some(v.name.as_str())));
+        for v in variants {
+            let mut from_preset = vec!["run", "--preset", s.id.as_str(), "--format", "json"];
+            let mut from_file = vec!["run", file.as_str(), "--format", "json"];
+            if let Some(v) = v {
+                from_preset.extend(["--variant", v]);
+                from_file.extend(["--variant", v]);
+            }
+            let (a, b) = (cli(&from_preset), cli(&from_file));
+            assert_eq!(
+                a.code, b.code,
+                "{} {v:?}: {} / {}",
+                s.id, a.stderr, b.stderr
+            );
+            assert_eq!(
+                a.stdout, b.stdout,
+                "{} {v:?}: the export runs differently",
+                s.id
+            );
+            assert_eq!(a.stderr, b.stderr);
+        }
+        // The text output too, and from standard input.
+        let text_run = cli(&["run", "--preset", &s.id]);
+        let piped = run_with_stdin(&["run", "-"], Some(&text));
+        assert_eq!(
+            (text_run.code, &text_run.stdout),
+            (piped.code, &piped.stdout),
+            "{}",
+            s.id
+        );
+    }
+}
+
+#[test]
+fn an_unmet_expectation_exits_1() {
+    let mut s = paused_writer();
+    s["variants"][0]["expect"]["requests"]["A-stale"] = json!({ "outcome": "accepted" });
+    let dir = Scratch::new("mismatch");
+    let file = dir.file("wrong.json", &s.to_string());
+    let o = cli(&["run", &file]);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert!(
+        o.stdout.contains("NOT MET")
+            && o.stdout
+                .contains("request A-stale: expected accepted, got rejected"),
+        "{}",
+        o.stdout
+    );
+    let j = cli(&["run", &file, "--format", "json"]);
+    assert_eq!(j.code, 1);
+    let r: Value = serde_json::from_str(&j.stdout).unwrap();
+    assert_eq!(r["expectation"]["met"], false);
+}
+
+// ---------------------------------------------------------------------------------------
+// Bad input
+
+/// Exit 2, nothing on stdout, exactly one line on stderr naming the problem, no panic.
+fn assert_bad(o: &Out, args: &[&str], mentions: &[&str]) {
+    assert_eq!(
+        o.code, 2,
+        "fencing-lab {args:?} exited {} (stderr {:?})",
+        o.code, o.stderr
+    );
+    assert!(
+        o.stdout.is_empty(),
+        "fencing-lab {args:?} printed {:?}",
+        o.stdout
+    );
+    assert!(
+        !o.stderr.contains("panicked") && !o.stderr.contains("internal error"),
+        "{}",
+        o.stderr
+    );
+    assert!(o.stderr.ends_with('\n'), "{:?}", o.stderr);
+    let lines: Vec<&str> = o.stderr.lines().collect();
+    assert_eq!(
+        lines.len(),
+        1,
+        "fencing-lab {args:?}: not one line: {:?}",
+        o.stderr
+    );
+    assert!(lines[0].starts_with("fencing-lab: "), "{}", lines[0]);
+    for m in mentions {
+        assert!(
+            lines[0].contains(m),
+            "fencing-lab {args:?}: {:?} does not mention {m:?}",
+            lines[0]
+        );
+    }
+}
+
+fn bad(args: &[&str], mentions: &[&str]) {
+    assert_bad(&cli(args), args, mentions);
+}
+
+#[test]
+fn bad_commands_and_flags() {
+    bad(&[], &["no command"]);
+    bad(&["frobnicate"], &["unknown command", "frobnicate"]);
+    bad(&["--frob"], &["unknown flag", "--frob"]);
+    bad(&["list", "--format", "json"], &["unknown flag", "--format"]);
+    bad(&["list", "extra"], &["extra"]);
+    bad(&["run"], &["--preset"]);
+    bad(&["export"], &["--preset"]);
+    bad(&["run", "--preset"], &["--preset needs a value"]);
+    bad(
+        &["run", "--preset", "paused-writer", "--frob", "1"],
+        &["unknown flag", "--frob"],
+    );
+    bad(
+        &["run", "--preset", "paused-writer", "-x"],
+        &["unknown flag", "-x"],
+    );
+    bad(
+        &["run", "--preset", "paused-writer", "--preset", "sandbox"],
+        &["--preset", "twice"],
+    );
+    bad(
+        &["run", "--preset", "paused-writer", "--format", "xml"],
+        &["unknown format", "xml"],
+    );
+    bad(
+        &["run", "--preset", "paused-writer", "a.json"],
+        &["not both", "a.json"],
+    );
+    bad(
+        &["export", "--preset", "paused-writer", "--policy", "strict"],
+        &["unknown flag", "--policy"],
+    );
+}
+
+#[test]
+fn bad_preset_policy_and_variant() {
+    bad(
+        &["run", "--preset", "no-such-preset"],
+        &["no preset", "no-such-preset"],
+    );
+    bad(
+        &["export", "--preset", "no-such-preset"],
+        &["no preset", "no-such-preset"],
+    );
+    bad(
+        &[
+            "run",
+            "--preset",
+            "paused-writer",
+            "--policy",
+            "mostly-fenced",
+        ],
+        &["unknown policy", "mostly-fenced", "highest-seen"],
+    );
+    bad(
+        &["run", "--preset", "paused-writer", "--variant", "nope"],
+        &["no variant", "nope", "unfenced"],
+    );
+    bad(
+        &[
+            "run",
+            "--preset",
+            "paused-writer",
+            "--variant",
+            "unfenced",
+            "--policy",
+            "nope",
+        ],
+        &["unknown policy", "nope"],
+    );
+}
+
+#[test]
+fn bad_files() {
+    let dir = Scratch::new("bad");
+    let missing = dir.path("missing.json");
+    bad(&["run", &missing], &["cannot read", "missing.json"]);
+    bad(&["run", dir.0.to_str().unwrap()], &["cannot read"]);
+
+    let pw = paused_writer();
+    let edit = |f: &dyn Fn(&mut Value)| {
+        let mut s = pw.clone();
+        f(&mut s);
+        serde_json::to_string_pretty(&s).unwrap()
+    };
+    let cases: Vec<(&str, String, Vec<&str>)> = vec![
+        (
+            "malformed",
+            "{ \"version\": 1, \"id\": ".into(),
+            vec!["malformed.json", "EOF"],
+        ),
+        (
+            "not-json",
+            "version = 1".into(),
+            vec!["not-json.json", "line 1"],
+        ),
+        ("empty", String::new(), vec!["empty.json"]),
+        (
+            "wrong-type",
+            edit(&|s| s["locks"][0]["ttl"] = json!("ten")),
+            vec!["locks[0].ttl", "invalid type", "\"ten\""],
+        ),
+        (
+            "negative",
+            edit(&|s| s["seed"] = json!(-1)),
+            vec!["seed", "invalid value"],
+        ),
+        (
+            "unknown-field",
+            edit(&|s| s["workers"][1]["colour"] = json!("red")),
+            vec!["workers[1].colour", "unknown field"],
+        ),
+        (
+            "unknown-top",
+            edit(&|s| s["colour"] = json!("red")),
+            vec!["colour", "unknown field"],
+        ),
+        (
+            "missing-field",
+            edit(&|s| {
+                s["locks"][0].as_object_mut().unwrap().remove("ttl");
+            }),
+            vec!["locks[0]", "missing field `ttl`"],
+        ),
+        (
+            "unknown-action",
+            edit(&|s| s["script"][0]["do"][0]["do"] = json!("explode")),
+            vec!["script[0].do[0]", "explode"],
+        ),
+        (
+            "unknown-policy",
+            edit(&|s| s["policy"] = json!("mostly")),
+            vec!["policy", "mostly"],
+        ),
+        (
+            "unknown-kind",
+            edit(&|s| s["resources"][0]["kind"] = json!({ "database": {} })),
+            vec!["resources[0].kind", "database"],
+        ),
+        (
+            "version",
+            edit(&|s| s["version"] = json!(2)),
+            vec!["version", "2"],
+        ),
+        (
+            "no-worker",
+            edit(&|s| s["script"][4]["do"][0]["worker"] = json!("Z")),
+            vec!["script[4].do[0].worker", "“Z”"],
+        ),
+        (
+            "no-resource",
+            edit(&|s| s["script"][6]["do"][0]["write"]["to"] = json!(["nowhere"])),
+            vec!["script[6].do[0].write.to[0]", "nowhere"],
+        ),
+        (
+            "no-lock",
+            edit(&|s| s["workers"][0]["lock"] = json!("other-lock")),
+            vec!["workers[0].lock", "other-lock"],
+        ),
+        (
+            "twice",
+            edit(&|s| s["workers"][1]["name"] = json!("A")),
+            vec!["workers[1].name", "twice"],
+        ),
+    ];
+    for (name, text, mentions) in &cases {
+        let file = dir.file(&format!("{name}.json"), text);
+        bad(&["run", &file], mentions);
+        bad(&["export", &file], mentions);
+        // The same problem from standard input is named as <stdin>.
+        let mut m = mentions.clone();
+        m.retain(|x| !x.ends_with(".json"));
+        m.push("<stdin>");
+        assert_bad(
+            &run_with_stdin(&["run", "-"], Some(text)),
+            &["run", "-"],
+            &m,
+        );
+    }
+}
+
+#[test]
+fn a_script_step_the_world_refuses_exits_2_naming_the_step() {
+    let dir = Scratch::new("refused");
+    // A writes while it is paused: the world refuses, and the step and action are named.
+    let mut s = paused_writer();
+    s["script"][3]["do"] = json!([
+        { "do": "advance", "ticks": 10 },
+        { "do": "write", "worker": "A", "write": { "to": ["report"], "op": { "set": "x" } } }
+    ]);
+    let file = dir.file("paused.json", &s.to_string());
+    bad(
+        &["run", &file],
+        &["paused.json", "script[3].do[1]", "A is paused"],
+    );
+    bad(
+        &["run", &file, "--format", "json"],
+        &["script[3].do[1]", "A is paused"],
+    );
+    // A message that is not in flight.
+    let mut s = paused_writer();
+    s["script"][0]["do"] = json!([{ "do": "deliver", "msg": { "request": "nothing" } }]);
+    let file = dir.file("deliver.json", &s.to_string());
+    bad(
+        &["run", &file],
+        &["script[0].do[0]", "no message in flight"],
+    );
+}
+
+#[test]
+fn the_acceptance_commands_from_the_readme() {
+    let text = ok(&["run", "--preset", "paused-writer"]);
+    assert!(text
+        .lines()
+        .any(|l| l.contains("A-stale") && l.contains("rejected") && l.contains("stale")));
+    let text = ok(&["run", "--preset", "paused-writer", "--policy", "unfenced"]);
+    assert!(text.contains("stale_overwrite"));
+    assert!(Path::new(BIN).exists());
+}
+
+// ---------------------------------------------------------------------------------------
+// docs/scenario-format.md stays true
+
+fn format_doc() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/scenario-format.md"))
+        .expect("the format doc")
+}
+
+#[test]
+fn the_format_docs_example_runs_and_meets_both_its_variants() {
+    let doc = format_doc();
+    let start = doc.find("```json\n").expect("a JSON example") + "```json\n".len();
+    let example = &doc[start..start + doc[start..].find("```").expect("closed")];
+    let s =
+        fencing_lab::sim::Scenario::from_json(example).expect("the example is a valid scenario");
+    assert_eq!(s.variants.len(), 2);
+    let dir = Scratch::new("doc-example");
+    let file = dir.file("example.json", example);
+    for v in &s.variants {
+        let r = json_of(&["run", &file, "--variant", &v.name, "--format", "json"]);
+        assert_eq!(
+            r["expectation"]["met"], true,
+            "{} / {}: {:#}",
+            s.id, v.name, r["expectation"]
+        );
+    }
+    let fenced = json_of(&["run", &file, "--format", "json"]);
+    assert_eq!(request(&fenced, "A-old")["reason"], "stale");
+}
+
+/// The names serde accepts for a type, from the error it gives for an unknown one.
+fn accepted_names<T: serde::de::DeserializeOwned + std::fmt::Debug>(probe: Value) -> Vec<String> {
+    let err = serde_json::from_value::<T>(probe)
+        .expect_err("the probe is unknown")
+        .to_string();
+    let list = err
+        .split("expected ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no list in {err}"));
+    let list = list.strip_prefix("one of ").unwrap_or(list);
+    list.split(", ")
+        .flat_map(|x| x.split(" or "))
+        .map(|n| n.trim_matches(|c| c == '`' || c == ' ').to_string())
+        .collect()
+}
+
+#[test]
+fn the_format_doc_names_every_action_kind_policy_issuer_and_metric() {
+    use fencing_lab::sim::action::Action;
+    use fencing_lab::sim::message::MessageKind;
+    use fencing_lab::sim::resource::ResourceKind;
+    use fencing_lab::sim::token::IssuerKind;
+    let doc = format_doc();
+    let mut names: Vec<String> = Vec::new();
+    names.extend(accepted_names::<Action>(json!({ "do": "no-such-action" })));
+    names.extend(accepted_names::<ResourceKind>(json!("no-such-kind")));
+    names.extend(accepted_names::<IssuerKind>(
+        json!({ "kind": "no-such-issuer" }),
+    ));
+    names.extend(accepted_names::<MessageKind>(json!("no-such-message")));
+    // Every field of every object in the format.
+    use fencing_lab::sim::scenario as sc;
+    let unknown = || json!({ "zz-no-such-field": 1 });
+    names.extend(accepted_names::<sc::Scenario>(unknown()));
+    names.extend(accepted_names::<sc::CoordinatorSpec>(unknown()));
+    names.extend(accepted_names::<sc::LockSpec>(unknown()));
+    names.extend(accepted_names::<sc::WorkerSpec>(unknown()));
+    names.extend(accepted_names::<sc::ResourceSpec>(unknown()));
+    names.extend(accepted_names::<sc::Step>(unknown()));
+    names.extend(accepted_names::<sc::Variant>(unknown()));
+    names.extend(accepted_names::<sc::Settings>(unknown()));
+    names.extend(accepted_names::<sc::Expectation>(unknown()));
+    names.extend(accepted_names::<sc::ExpectedRequest>(unknown()));
+    names.extend(accepted_names::<fencing_lab::sim::resource::ResourceOptions>(unknown()));
+    names.extend(accepted_names::<fencing_lab::sim::message::NetworkSpec>(
+        unknown(),
+    ));
+    names.extend(accepted_names::<fencing_lab::sim::time::Clock>(unknown()));
+    names.extend(accepted_names::<fencing_lab::sim::worker::WriteSpec>(
+        unknown(),
+    ));
+    names.extend(accepted_names::<fencing_lab::sim::MsgSel>(unknown()));
+    names.extend(accepted_names::<fencing_lab::sim::Op>(
+        json!({ "zz-no-such-op": 1 }),
+    ));
+    names.extend(accepted_names::<fencing_lab::sim::Reason>(json!(
+        "zz-no-such-reason"
+    )));
+    names.extend(
+        fencing_lab::sim::Policy::ALL
+            .iter()
+            .map(|p| p.as_str().to_string()),
+    );
+    names.extend(
+        fencing_lab::sim::ViolationKind::ALL
+            .iter()
+            .map(|k| k.as_str().to_string()),
+    );
+    let metrics = serde_json::to_value(fencing_lab::sim::Metrics::default()).unwrap();
+    names.extend(metrics.as_object().unwrap().keys().cloned());
+    assert!(names.len() > 100, "{names:?}");
+    for n in names {
+        assert!(
+            doc.contains(&format!("`{n}`")) || doc.contains(&format!("\"{n}\"")),
+            "docs/scenario-format.md does not mention {n}"
+        );
+    }
+}
