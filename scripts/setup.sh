@@ -34,6 +34,8 @@ apt_install() {
 
 # The wasm-bindgen version the project is locked to (Cargo.lock); the CLI must match it exactly.
 wasm_bindgen_locked_version() {
+  # A fresh clone has no Cargo.lock (it is not committed): resolve one first.
+  [ -f Cargo.lock ] || cargo generate-lockfile --quiet
   awk '
     /^\[\[package\]\]/ { name = "" }
     /^name = / { name = $3; gsub(/"/, "", name) }
