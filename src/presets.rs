@@ -5,28 +5,91 @@ use crate::sim::Scenario;
 
 /// (id, file contents), in the order the scenario picker shows them.
 const FILES: &[(&str, &str)] = &[
-    ("happy-takeover", include_str!("../presets/happy-takeover.json")),
-    ("paused-writer", include_str!("../presets/paused-writer.json")),
-    ("delayed-before-new", include_str!("../presets/delayed-before-new.json")),
-    ("renewal-failure", include_str!("../presets/renewal-failure.json")),
-    ("clock-drift-expiry", include_str!("../presets/clock-drift-expiry.json")),
-    ("same-owner-repeats", include_str!("../presets/same-owner-repeats.json")),
-    ("omitted-token", include_str!("../presets/omitted-token.json")),
-    ("check-then-write-race", include_str!("../presets/check-then-write-race.json")),
-    ("retry-double-debit", include_str!("../presets/retry-double-debit.json")),
-    ("business-failure", include_str!("../presets/business-failure.json")),
-    ("wall-clock-tokens", include_str!("../presets/wall-clock-tokens.json")),
-    ("independent-counters", include_str!("../presets/independent-counters.json")),
-    ("coordinator-restart", include_str!("../presets/coordinator-restart.json")),
-    ("coordinator-restore", include_str!("../presets/coordinator-restore.json")),
-    ("coordinator-restore-epoch", include_str!("../presets/coordinator-restore-epoch.json")),
-    ("resource-restore", include_str!("../presets/resource-restore.json")),
-    ("cross-object-token", include_str!("../presets/cross-object-token.json")),
+    (
+        "happy-takeover",
+        include_str!("../presets/happy-takeover.json"),
+    ),
+    (
+        "paused-writer",
+        include_str!("../presets/paused-writer.json"),
+    ),
+    (
+        "delayed-before-new",
+        include_str!("../presets/delayed-before-new.json"),
+    ),
+    (
+        "renewal-failure",
+        include_str!("../presets/renewal-failure.json"),
+    ),
+    (
+        "clock-drift-expiry",
+        include_str!("../presets/clock-drift-expiry.json"),
+    ),
+    (
+        "same-owner-repeats",
+        include_str!("../presets/same-owner-repeats.json"),
+    ),
+    (
+        "omitted-token",
+        include_str!("../presets/omitted-token.json"),
+    ),
+    (
+        "check-then-write-race",
+        include_str!("../presets/check-then-write-race.json"),
+    ),
+    (
+        "retry-double-debit",
+        include_str!("../presets/retry-double-debit.json"),
+    ),
+    (
+        "business-failure",
+        include_str!("../presets/business-failure.json"),
+    ),
+    (
+        "wall-clock-tokens",
+        include_str!("../presets/wall-clock-tokens.json"),
+    ),
+    (
+        "independent-counters",
+        include_str!("../presets/independent-counters.json"),
+    ),
+    (
+        "coordinator-restart",
+        include_str!("../presets/coordinator-restart.json"),
+    ),
+    (
+        "coordinator-restore",
+        include_str!("../presets/coordinator-restore.json"),
+    ),
+    (
+        "coordinator-restore-epoch",
+        include_str!("../presets/coordinator-restore-epoch.json"),
+    ),
+    (
+        "resource-restore",
+        include_str!("../presets/resource-restore.json"),
+    ),
+    (
+        "cross-object-token",
+        include_str!("../presets/cross-object-token.json"),
+    ),
     ("multi-object", include_str!("../presets/multi-object.json")),
-    ("unfenceable-email", include_str!("../presets/unfenceable-email.json")),
-    ("idempotency-key-api", include_str!("../presets/idempotency-key-api.json")),
-    ("immutable-thumbnail", include_str!("../presets/immutable-thumbnail.json")),
-    ("lease-duration-tradeoff", include_str!("../presets/lease-duration-tradeoff.json")),
+    (
+        "unfenceable-email",
+        include_str!("../presets/unfenceable-email.json"),
+    ),
+    (
+        "idempotency-key-api",
+        include_str!("../presets/idempotency-key-api.json"),
+    ),
+    (
+        "immutable-thumbnail",
+        include_str!("../presets/immutable-thumbnail.json"),
+    ),
+    (
+        "lease-duration-tradeoff",
+        include_str!("../presets/lease-duration-tradeoff.json"),
+    ),
     ("sandbox", include_str!("../presets/sandbox.json")),
 ];
 

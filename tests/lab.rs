@@ -4,7 +4,12 @@ use fencing_lab::sim::lab::{self, LabParams};
 use fencing_lab::sim::{Run, ViolationKind};
 
 fn params() -> LabParams {
-    LabParams { ttls: vec![3, 6, 30, 60], runs: 6, duration: 240, ..LabParams::default() }
+    LabParams {
+        ttls: vec![3, 6, 30, 60],
+        runs: 6,
+        duration: 240,
+        ..LabParams::default()
+    }
 }
 
 #[test]
@@ -12,7 +17,10 @@ fn longer_leases_delay_takeover_and_suffer_fewer_false_expirations() {
     let r = lab::sweep(&params());
     let short = &r.points[0];
     let long = &r.points[3];
-    assert!(long.takeover_mean.unwrap() > 3.0 * short.takeover_mean.unwrap(), "{r:#?}");
+    assert!(
+        long.takeover_mean.unwrap() > 3.0 * short.takeover_mean.unwrap(),
+        "{r:#?}"
+    );
     assert!(short.false_expirations_mean > long.false_expirations_mean);
     assert!(short.renewals_per_minute > long.renewals_per_minute);
 }
@@ -20,11 +28,18 @@ fn longer_leases_delay_takeover_and_suffer_fewer_false_expirations() {
 #[test]
 fn without_a_fence_short_leases_let_stale_writes_through_and_the_fence_stops_them() {
     let r = lab::sweep(&params());
-    assert!(r.points[0].stale_accepted_unfenced_mean > 0.0, "short leases under pauses must break safety");
+    assert!(
+        r.points[0].stale_accepted_unfenced_mean > 0.0,
+        "short leases under pauses must break safety"
+    );
     let edge = r.unsafe_up_to.expect("some TTL is unsafe without fencing");
     assert!(edge < 60, "the longest lease outlasts every pause: {edge}");
     for pt in &r.points {
-        assert_eq!(pt.stale_overwrites_fenced_total, 0, "the fenced copy never takes a stale overwrite (ttl {})", pt.ttl);
+        assert_eq!(
+            pt.stale_overwrites_fenced_total, 0,
+            "the fenced copy never takes a stale overwrite (ttl {})",
+            pt.ttl
+        );
     }
 }
 
@@ -41,9 +56,22 @@ fn a_plotted_run_opens_as_a_normal_run_with_the_same_outcome() {
         .ghost
         .violations
         .iter()
-        .filter(|v| v.resource == "unfenced" && matches!(v.kind, ViolationKind::StaleOverwrite | ViolationKind::SupersededWrite))
+        .filter(|v| {
+            v.resource == "unfenced"
+                && matches!(
+                    v.kind,
+                    ViolationKind::StaleOverwrite | ViolationKind::SupersededWrite
+                )
+        })
         .count();
     assert_eq!(unfenced as u32, measured.stale_accepted_unfenced);
-    assert_eq!(run.world().metrics.fencing_rejected_stale, measured.stale_rejected_fenced);
-    assert_eq!(lab::simulate(&p, 3, 1).2, measured, "the same seed measures the same run");
+    assert_eq!(
+        run.world().metrics.fencing_rejected_stale,
+        measured.stale_rejected_fenced
+    );
+    assert_eq!(
+        lab::simulate(&p, 3, 1).2,
+        measured,
+        "the same seed measures the same run"
+    );
 }

@@ -24,11 +24,17 @@ pub struct MsgSel {
 
 impl MsgSel {
     pub fn id(id: u32) -> Self {
-        MsgSel { id: Some(id), ..Default::default() }
+        MsgSel {
+            id: Some(id),
+            ..Default::default()
+        }
     }
 
     pub fn request(r: &str) -> Self {
-        MsgSel { request: Some(r.to_string()), ..Default::default() }
+        MsgSel {
+            request: Some(r.to_string()),
+            ..Default::default()
+        }
     }
 }
 
@@ -64,38 +70,71 @@ pub enum Action {
         lock: Option<String>,
     },
     /// Build a write, capturing the token held now, without sending it yet.
-    Prepare { worker: String, write: WriteSpec },
+    Prepare {
+        worker: String,
+        write: WriteSpec,
+    },
     /// Send what was prepared.
-    Send { worker: String },
+    Send {
+        worker: String,
+    },
     /// Prepare and send at once.
-    Write { worker: String, write: WriteSpec },
+    Write {
+        worker: String,
+        write: WriteSpec,
+    },
     /// Send the last writes again with the same operation id.
-    Retry { worker: String },
-    Renew { worker: String },
-    Release { worker: String },
+    Retry {
+        worker: String,
+    },
+    Renew {
+        worker: String,
+    },
+    Release {
+        worker: String,
+    },
     /// Stop the world for `ticks`, or until resumed.
     Pause {
         worker: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         ticks: Option<Tick>,
     },
-    Resume { worker: String },
-    Crash { worker: String },
-    Restart { worker: String },
+    Resume {
+        worker: String,
+    },
+    Crash {
+        worker: String,
+    },
+    Restart {
+        worker: String,
+    },
     /// Cut the worker off from the coordinator; it still reaches resources.
-    Partition { worker: String },
-    Heal { worker: String },
+    Partition {
+        worker: String,
+    },
+    Heal {
+        worker: String,
+    },
     /// Step a clock: `node` is `coordinator` or a worker.
-    ClockJump { node: String, by: i64 },
-    Deliver { msg: MsgSel },
+    ClockJump {
+        node: String,
+        by: i64,
+    },
+    Deliver {
+        msg: MsgSel,
+    },
     /// Keep a message from being delivered until true time `until`, or indefinitely.
     Hold {
         msg: MsgSel,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         until: Option<Tick>,
     },
-    Drop { msg: MsgSel },
-    Duplicate { msg: MsgSel },
+    Drop {
+        msg: MsgSel,
+    },
+    Duplicate {
+        msg: MsgSel,
+    },
     /// Check-then-write: perform the write step of a request that passed its check.
     CompleteWrite {
         resource: String,
@@ -103,7 +142,9 @@ pub enum Action {
         request: Option<String>,
     },
     /// Let true time pass, delivering what is due and firing every clock.
-    Advance { ticks: Tick },
+    Advance {
+        ticks: Tick,
+    },
     CoordinatorBackup,
     CoordinatorRestart {
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -111,9 +152,15 @@ pub enum Action {
     },
     CoordinatorRestore,
     CoordinatorFailover,
-    ResourceBackup { resource: String },
-    ResourceRestore { resource: String },
-    ResourceRestart { resource: String },
+    ResourceBackup {
+        resource: String,
+    },
+    ResourceRestore {
+        resource: String,
+    },
+    ResourceRestart {
+        resource: String,
+    },
 }
 
 impl Action {
@@ -147,14 +194,30 @@ impl fmt::Display for Action {
                 Some(l) => write!(f, "{worker} acquires {l}"),
                 None => write!(f, "{worker} acquires"),
             },
-            Prepare { worker, write } => write!(f, "{worker} prepares {} for {}", write.op, write.to.join(" + ")),
+            Prepare { worker, write } => write!(
+                f,
+                "{worker} prepares {} for {}",
+                write.op,
+                write.to.join(" + ")
+            ),
             Send { worker } => write!(f, "{worker} sends what it prepared"),
-            Write { worker, write } => write!(f, "{worker} writes {} to {}", write.op, write.to.join(" + ")),
+            Write { worker, write } => write!(
+                f,
+                "{worker} writes {} to {}",
+                write.op,
+                write.to.join(" + ")
+            ),
             Retry { worker } => write!(f, "{worker} retries its last write"),
             Renew { worker } => write!(f, "{worker} renews"),
             Release { worker } => write!(f, "{worker} releases"),
-            Pause { worker, ticks: Some(t) } => write!(f, "{worker} pauses for {t} ticks"),
-            Pause { worker, ticks: None } => write!(f, "{worker} pauses"),
+            Pause {
+                worker,
+                ticks: Some(t),
+            } => write!(f, "{worker} pauses for {t} ticks"),
+            Pause {
+                worker,
+                ticks: None,
+            } => write!(f, "{worker} pauses"),
             Resume { worker } => write!(f, "{worker} resumes"),
             Crash { worker } => write!(f, "{worker} crashes"),
             Restart { worker } => write!(f, "{worker} restarts"),
@@ -162,7 +225,10 @@ impl fmt::Display for Action {
             Heal { worker } => write!(f, "{worker} reaches the coordinator again"),
             ClockJump { node, by } => write!(f, "{node}'s clock jumps {by:+}"),
             Deliver { msg } => write!(f, "deliver {msg}"),
-            Hold { msg, until: Some(t) } => write!(f, "hold {msg} until t={t}"),
+            Hold {
+                msg,
+                until: Some(t),
+            } => write!(f, "hold {msg} until t={t}"),
             Hold { msg, until: None } => write!(f, "hold {msg}"),
             Drop { msg } => write!(f, "drop {msg}"),
             Duplicate { msg } => write!(f, "duplicate {msg}"),
@@ -172,7 +238,9 @@ impl fmt::Display for Action {
             },
             Advance { ticks } => write!(f, "advance {ticks} ticks"),
             CoordinatorBackup => write!(f, "back up the coordinator"),
-            CoordinatorRestart { persist: Some(false) } => write!(f, "restart the coordinator without its state"),
+            CoordinatorRestart {
+                persist: Some(false),
+            } => write!(f, "restart the coordinator without its state"),
             CoordinatorRestart { .. } => write!(f, "restart the coordinator"),
             CoordinatorRestore => write!(f, "restore the coordinator from backup"),
             CoordinatorFailover => write!(f, "fail the coordinator over"),

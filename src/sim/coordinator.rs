@@ -64,18 +64,35 @@ impl Coordinator {
         self.locks.get(lock)?.holder.as_ref()
     }
 
-    pub fn receive(&mut self, now: Tick, from: &str, msg: Message, ghost: &mut Ghost, out: &mut Out) {
+    pub fn receive(
+        &mut self,
+        now: Tick,
+        from: &str,
+        msg: Message,
+        ghost: &mut Ghost,
+        out: &mut Out,
+    ) {
         let local = self.local(now);
         let replica = self.replica;
         let reply_to = Node::Worker(from.to_string());
         match msg {
             Message::Acquire { lock } => {
-                let Some(l) = self.locks.get_mut(&lock) else { return };
+                let Some(l) = self.locks.get_mut(&lock) else {
+                    return;
+                };
                 if let Some(h) = l.holder.as_mut().filter(|h| h.worker == from) {
                     // Re-entrant: the same grant, the same token (as Hazelcast's fence).
                     h.expires_local = local + l.ttl as i64;
                     let (token, generation, ttl) = (h.token.clone(), h.generation, l.ttl);
-                    out.send(reply_to, Message::Granted { lock, token, ttl, generation });
+                    out.send(
+                        reply_to,
+                        Message::Granted {
+                            lock,
+                            token,
+                            ttl,
+                            generation,
+                        },
+                    );
                 } else if l.holder.is_none() && l.pending.is_none() {
                     l.queue.retain(|w| w != from);
                     grant(l, from, local, replica, ghost, out);
@@ -88,8 +105,14 @@ impl Coordinator {
                 }
             }
             Message::Renew { lock, token } => {
-                let Some(l) = self.locks.get_mut(&lock) else { return };
-                match l.holder.as_mut().filter(|h| h.worker == from && h.token == token) {
+                let Some(l) = self.locks.get_mut(&lock) else {
+                    return;
+                };
+                match l
+                    .holder
+                    .as_mut()
+                    .filter(|h| h.worker == from && h.token == token)
+                {
                     Some(h) => {
                         h.expires_local = local + l.ttl as i64;
                         let note = Note::new(EventKind::LeaseRenewed {
@@ -101,14 +124,22 @@ impl Coordinator {
                         out.send(reply_to, Message::Renewed { lock, token, ttl });
                     }
                     None => {
-                        out.emit(Note::new(EventKind::RenewalDenied { lock: lock.clone() }).token(&token));
+                        out.emit(
+                            Note::new(EventKind::RenewalDenied { lock: lock.clone() })
+                                .token(&token),
+                        );
                         out.send(reply_to, Message::RenewDenied { lock });
                     }
                 }
             }
             Message::Release { lock, token } => {
-                let Some(l) = self.locks.get_mut(&lock) else { return };
-                if l.holder.as_ref().is_some_and(|h| h.worker == from && h.token == token) {
+                let Some(l) = self.locks.get_mut(&lock) else {
+                    return;
+                };
+                if l.holder
+                    .as_ref()
+                    .is_some_and(|h| h.worker == from && h.token == token)
+                {
                     let h = l.holder.take().expect("checked");
                     out.emit(
                         Note::new(EventKind::LeaseReleased { lock: lock.clone() })
@@ -119,8 +150,12 @@ impl Coordinator {
                 }
             }
             Message::FenceAck { lock, token } => {
-                let Some(l) = self.locks.get_mut(&lock) else { return };
-                let Some(p) = l.pending.as_mut().filter(|p| p.token == token) else { return };
+                let Some(l) = self.locks.get_mut(&lock) else {
+                    return;
+                };
+                let Some(p) = l.pending.as_mut().filter(|p| p.token == token) else {
+                    return;
+                };
                 p.awaiting.retain(|r| r != from);
                 if p.awaiting.is_empty() {
                     let p = l.pending.take().expect("checked");
@@ -139,9 +174,12 @@ impl Coordinator {
             if l.holder.as_ref().is_some_and(|h| local >= h.expires_local) {
                 let h = l.holder.take().expect("checked");
                 out.emit(
-                    Note::new(EventKind::LeaseExpired { lock: l.name.clone(), holder: h.worker })
-                        .token(&h.token)
-                        .generation(Some(h.generation)),
+                    Note::new(EventKind::LeaseExpired {
+                        lock: l.name.clone(),
+                        holder: h.worker,
+                    })
+                    .token(&h.token)
+                    .generation(Some(h.generation)),
                 );
                 grant_next(l, local, replica, ghost, out);
             }
@@ -165,8 +203,14 @@ impl Coordinator {
 
     /// The lock table and counters go back to the snapshot; epoch issuers move to a new epoch.
     pub fn restore(&mut self) {
-        let Some(b) = self.backup.as_deref().cloned() else { return };
-        let epochs: BTreeMap<String, u64> = self.locks.iter().map(|(k, l)| (k.clone(), l.issuer.epoch)).collect();
+        let Some(b) = self.backup.as_deref().cloned() else {
+            return;
+        };
+        let epochs: BTreeMap<String, u64> = self
+            .locks
+            .iter()
+            .map(|(k, l)| (k.clone(), l.issuer.epoch))
+            .collect();
         self.locks = b;
         for (name, l) in self.locks.iter_mut() {
             // The epoch lives outside the snapshot: that is the point of it.
@@ -186,7 +230,9 @@ impl Coordinator {
     }
 
     pub fn describe_lock(&self, lock: &str, now: Tick) -> String {
-        let Some(l) = self.locks.get(lock) else { return String::new() };
+        let Some(l) = self.locks.get(lock) else {
+            return String::new();
+        };
         let holder = match &l.holder {
             Some(h) => format!(
                 "held by {} with token {}, expires at {} (its clock {})",
@@ -209,7 +255,14 @@ fn grant_next(l: &mut LockState, local: i64, replica: usize, ghost: &mut Ghost, 
     grant(l, &next, local, replica, ghost, out);
 }
 
-fn grant(l: &mut LockState, worker: &str, local: i64, replica: usize, ghost: &mut Ghost, out: &mut Out) {
+fn grant(
+    l: &mut LockState,
+    worker: &str,
+    local: i64,
+    replica: usize,
+    ghost: &mut Ghost,
+    out: &mut Out,
+) {
     let token = l.issuer.mint(&l.name, replica, local);
     let generation = ghost.next_generation(&l.name);
     let p = PendingGrant {
@@ -223,12 +276,21 @@ fn grant(l: &mut LockState, worker: &str, local: i64, replica: usize, ghost: &mu
         return;
     }
     out.emit(
-        Note::new(EventKind::FenceStarted { lock: l.name.clone(), resources: l.fenced.clone() })
-            .token(&token)
-            .generation(Some(generation)),
+        Note::new(EventKind::FenceStarted {
+            lock: l.name.clone(),
+            resources: l.fenced.clone(),
+        })
+        .token(&token)
+        .generation(Some(generation)),
     );
     for r in &l.fenced {
-        out.send(Node::Resource(r.clone()), Message::Fence { lock: l.name.clone(), token: token.clone() });
+        out.send(
+            Node::Resource(r.clone()),
+            Message::Fence {
+                lock: l.name.clone(),
+                token: token.clone(),
+            },
+        );
     }
     l.pending = Some(p);
 }
@@ -238,9 +300,12 @@ fn announce(l: &mut LockState, p: PendingGrant, local: i64, ghost: &mut Ghost, o
     let expires_local = local + l.ttl as i64;
     ghost.latest_grant.insert(l.name.clone(), p.generation);
     out.emit(
-        Note::new(EventKind::LeaseGranted { lock: l.name.clone(), expires_local })
-            .token(&p.token)
-            .generation(Some(p.generation)),
+        Note::new(EventKind::LeaseGranted {
+            lock: l.name.clone(),
+            expires_local,
+        })
+        .token(&p.token)
+        .generation(Some(p.generation)),
     );
     out.send(
         Node::Worker(p.worker.clone()),

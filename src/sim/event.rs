@@ -27,59 +27,152 @@ pub struct Event {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum EventKind {
     // network
-    Sent { to: String, what: String },
-    Delivered { to: String, what: String },
-    Held { until: Option<Tick> },
-    Dropped { why: String },
-    Duplicated { copy: u32 },
-    LostAtCrashedNode { to: String },
+    Sent {
+        to: String,
+        what: String,
+    },
+    Delivered {
+        to: String,
+        what: String,
+    },
+    Held {
+        until: Option<Tick>,
+    },
+    Dropped {
+        why: String,
+    },
+    Duplicated {
+        copy: u32,
+    },
+    LostAtCrashedNode {
+        to: String,
+    },
     // coordinator
-    AcquireQueued { lock: String },
-    LeaseGranted { lock: String, expires_local: i64 },
-    FenceStarted { lock: String, resources: Vec<String> },
-    LeaseRenewed { lock: String, expires_local: i64 },
-    RenewalDenied { lock: String },
-    LeaseExpired { lock: String, holder: String },
-    LeaseReleased { lock: String },
-    CoordinatorRestarted { persisted: bool },
+    AcquireQueued {
+        lock: String,
+    },
+    LeaseGranted {
+        lock: String,
+        expires_local: i64,
+    },
+    FenceStarted {
+        lock: String,
+        resources: Vec<String>,
+    },
+    LeaseRenewed {
+        lock: String,
+        expires_local: i64,
+    },
+    RenewalDenied {
+        lock: String,
+    },
+    LeaseExpired {
+        lock: String,
+        holder: String,
+    },
+    LeaseReleased {
+        lock: String,
+    },
+    CoordinatorRestarted {
+        persisted: bool,
+    },
     CoordinatorRestored,
     CoordinatorBackedUp,
-    FailedOver { replica: usize },
+    FailedOver {
+        replica: usize,
+    },
     // worker
-    AcquireSent { lock: String },
-    LeaseAcquired { lock: String, valid_until_local: i64 },
-    LeaseBeliefRenewed { valid_until_local: i64 },
-    RenewalFailed { why: String },
-    LeaseBeliefExpired { lock: String },
-    Prepared { op: Op, targets: Vec<String> },
-    Paused { until: Option<Tick> },
+    AcquireSent {
+        lock: String,
+    },
+    LeaseAcquired {
+        lock: String,
+        valid_until_local: i64,
+    },
+    LeaseBeliefRenewed {
+        valid_until_local: i64,
+    },
+    RenewalFailed {
+        why: String,
+    },
+    LeaseBeliefExpired {
+        lock: String,
+    },
+    Prepared {
+        op: Op,
+        targets: Vec<String>,
+    },
+    Paused {
+        until: Option<Tick>,
+    },
     Resumed,
     Crashed,
     Restarted,
-    ReplyReceived { outcome: String },
+    ReplyReceived {
+        outcome: String,
+    },
     Partitioned,
     Healed,
-    ClockJumped { by: i64, reads: i64 },
+    ClockJumped {
+        by: i64,
+        reads: i64,
+    },
     // resource
-    CheckPassed { resource: String },
-    WriteAccepted { resource: String, highest: Option<Token>, value: String, no_op: bool },
-    WriteRejected { resource: String, reason: Reason, highest: Option<Token> },
-    WriteReplayed { resource: String, recorded: String },
-    FenceRegistered { resource: String, highest: Option<Token> },
+    CheckPassed {
+        resource: String,
+    },
+    WriteAccepted {
+        resource: String,
+        highest: Option<Token>,
+        value: String,
+        no_op: bool,
+    },
+    WriteRejected {
+        resource: String,
+        reason: Reason,
+        highest: Option<Token>,
+    },
+    WriteReplayed {
+        resource: String,
+        recorded: String,
+    },
+    FenceRegistered {
+        resource: String,
+        highest: Option<Token>,
+    },
     /// A transaction refused at another of its objects: this one is left unchanged.
-    TransactionRefused { resource: String, because: String },
-    ResourceBackedUp { resource: String },
-    ResourceRestored { resource: String, highest: Option<Token>, value: String },
-    ResourceRestarted { resource: String, lost_checks: usize },
+    TransactionRefused {
+        resource: String,
+        because: String,
+    },
+    ResourceBackedUp {
+        resource: String,
+    },
+    ResourceRestored {
+        resource: String,
+        highest: Option<Token>,
+        value: String,
+    },
+    ResourceRestarted {
+        resource: String,
+        lost_checks: usize,
+    },
     // checker
-    Violation { kind: ViolationKind, resource: String, detail: String },
+    Violation {
+        kind: ViolationKind,
+        resource: String,
+        detail: String,
+    },
 }
 
 impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "t={:<4} {:<12} {}", self.tick, self.actor, self.kind)?;
         // Messages name their token in their description already.
-        let described = matches!(self.kind, EventKind::Sent { .. } | EventKind::Delivered { .. });
+        let described = matches!(
+            self.kind,
+            EventKind::Sent { .. } | EventKind::Delivered { .. }
+        );
         match &self.token {
             Some(t) if !described => write!(f, " [token {t}]"),
             _ => Ok(()),
@@ -128,12 +221,20 @@ impl fmt::Display for EventKind {
             LeaseAcquired {
                 lock,
                 valid_until_local,
-            } => write!(f, "holds {lock}, believing it valid until its clock {valid_until_local}"),
+            } => write!(
+                f,
+                "holds {lock}, believing it valid until its clock {valid_until_local}"
+            ),
             LeaseBeliefRenewed { valid_until_local } => {
-                write!(f, "believes its lease valid until its clock {valid_until_local}")
+                write!(
+                    f,
+                    "believes its lease valid until its clock {valid_until_local}"
+                )
             }
             RenewalFailed { why } => write!(f, "renewal failed: {why}"),
-            LeaseBeliefExpired { lock } => write!(f, "sees by its own clock that {lock} has run out"),
+            LeaseBeliefExpired { lock } => {
+                write!(f, "sees by its own clock that {lock} has run out")
+            }
             Prepared { op, targets } => write!(f, "prepares {op} for {}", targets.join(" + ")),
             Paused { until: Some(t) } => write!(f, "pauses (stop-the-world) until t={t}"),
             Paused { until: None } => write!(f, "pauses (stop-the-world)"),
@@ -144,7 +245,10 @@ impl fmt::Display for EventKind {
             Partitioned => write!(f, "is cut off from the coordinator"),
             Healed => write!(f, "reaches the coordinator again"),
             ClockJumped { by, reads } => write!(f, "clock jumps by {by:+} to {reads}"),
-            CheckPassed { .. } => write!(f, "checks the token: it passes; the write is a separate, later step"),
+            CheckPassed { .. } => write!(
+                f,
+                "checks the token: it passes; the write is a separate, later step"
+            ),
             WriteAccepted {
                 resource,
                 highest,
@@ -167,17 +271,31 @@ impl fmt::Display for EventKind {
                 write!(f, "rejects: {} (highest {})", reason.as_str(), tok(highest))
             }
             WriteReplayed { recorded, .. } => {
-                write!(f, "replays the recorded result ({recorded}) without executing again")
+                write!(
+                    f,
+                    "replays the recorded result ({recorded}) without executing again"
+                )
             }
             FenceRegistered { highest, .. } => {
-                write!(f, "registers the new token before its owner is told; highest {}", tok(highest))
+                write!(
+                    f,
+                    "registers the new token before its owner is told; highest {}",
+                    tok(highest)
+                )
             }
             TransactionRefused { because, .. } => {
-                write!(f, "leaves its part undone: the transaction was refused at {because}")
+                write!(
+                    f,
+                    "leaves its part undone: the transaction was refused at {because}"
+                )
             }
             ResourceBackedUp { .. } => write!(f, "takes a backup snapshot"),
             ResourceRestored { highest, value, .. } => {
-                write!(f, "is restored from backup: value “{value}”, highest {}", tok(highest))
+                write!(
+                    f,
+                    "is restored from backup: value “{value}”, highest {}",
+                    tok(highest)
+                )
             }
             ResourceRestarted { lost_checks, .. } => {
                 write!(f, "restarts ({lost_checks} unfinished writes lost)")
@@ -238,8 +356,14 @@ impl Metrics {
             ("lease released", self.lease_released),
             ("writes accepted", self.writes_accepted),
             ("fencing rejected: stale", self.fencing_rejected_stale),
-            ("fencing rejected: missing token", self.fencing_rejected_missing_token),
-            ("fencing rejected: wrong scope", self.fencing_rejected_wrong_scope),
+            (
+                "fencing rejected: missing token",
+                self.fencing_rejected_missing_token,
+            ),
+            (
+                "fencing rejected: wrong scope",
+                self.fencing_rejected_wrong_scope,
+            ),
             ("business failed", self.business_failed),
             ("dedup replayed", self.dedup_replayed),
             ("messages dropped", self.messages_dropped),

@@ -13,7 +13,9 @@ use super::message::NetworkSpec;
 use super::request::{Op, Reason};
 use super::resource::{Policy, ResourceKind, ResourceOptions};
 use super::rng::Rng;
-use super::scenario::{CoordinatorSpec, LockSpec, ResourceSpec, Scenario, WorkerSpec, FORMAT_VERSION};
+use super::scenario::{
+    CoordinatorSpec, LockSpec, ResourceSpec, Scenario, WorkerSpec, FORMAT_VERSION,
+};
 use super::time::{Clock, Tick};
 use super::token::IssuerKind;
 use super::worker::{Status, WriteSpec};
@@ -114,7 +116,10 @@ pub fn scenario(p: &LabParams, ttl: Tick, index: u32) -> Scenario {
     let mut rng = Rng::new(run_seed(p, ttl, index));
     let mut clock = || {
         let d = p.drift_permille as u64;
-        Clock { offset: 0, rate_permille: (1000 - d as i64 + rng.upto(2 * d) as i64).max(1) as u32 }
+        Clock {
+            offset: 0,
+            rate_permille: (1000 - d as i64 + rng.upto(2 * d) as i64).max(1) as u32,
+        }
     };
     let renew = (ttl * p.renew_permille as u64 / 1000).max(1);
     let worker = |name: &str, clock: Clock| WorkerSpec {
@@ -127,7 +132,9 @@ pub fn scenario(p: &LabParams, ttl: Tick, index: u32) -> Scenario {
     let copy = |name: &str, policy: Policy| ResourceSpec {
         name: name.into(),
         lock: None,
-        kind: ResourceKind::Store { value: String::new() },
+        kind: ResourceKind::Store {
+            value: String::new(),
+        },
         policy: Some(policy),
         options: ResourceOptions::default(),
     };
@@ -161,15 +168,26 @@ pub fn simulate(p: &LabParams, ttl: Tick, index: u32) -> (Scenario, Vec<Action>,
     let mut world = World::new(&s);
     let mut rng = Rng::new(run_seed(p, ttl, index).rotate_left(17));
     let mut actions: Vec<Action> = Vec::new();
-    let mut m = LabRun { ttl, index, ..LabRun::default() };
+    let mut m = LabRun {
+        ttl,
+        index,
+        ..LabRun::default()
+    };
     let crash_at = p.duration * 6 / 10;
     let mut crashed_at: Option<Tick> = None;
-    let take = |world: &mut World, a: Action, actions: &mut Vec<Action>, m: &mut LabRun, crashed_at: &mut Option<Tick>| {
+    let take = |world: &mut World,
+                a: Action,
+                actions: &mut Vec<Action>,
+                m: &mut LabRun,
+                crashed_at: &mut Option<Tick>| {
         let Ok(events) = world.step(&a) else { return };
         for e in &events {
             match &e.kind {
                 EventKind::LeaseExpired { holder, .. } => {
-                    if world.worker(holder).is_some_and(|w| w.status != Status::Crashed) {
+                    if world
+                        .worker(holder)
+                        .is_some_and(|w| w.status != Status::Crashed)
+                    {
                         m.false_expirations += 1;
                     }
                 }
@@ -179,13 +197,16 @@ pub fn simulate(p: &LabParams, ttl: Tick, index: u32) -> (Scenario, Vec<Action>,
                     }
                 }
                 EventKind::Sent { what, .. } if what.starts_with("renew ") => m.renewals += 1,
-                EventKind::WriteRejected { resource, reason: Reason::Stale, .. } if resource == "fenced" => {
-                    m.stale_rejected_fenced += 1
-                }
+                EventKind::WriteRejected {
+                    resource,
+                    reason: Reason::Stale,
+                    ..
+                } if resource == "fenced" => m.stale_rejected_fenced += 1,
                 EventKind::Violation { kind, resource, .. } => match (resource.as_str(), kind) {
-                    ("unfenced", ViolationKind::StaleOverwrite | ViolationKind::SupersededWrite) => {
-                        m.stale_accepted_unfenced += 1
-                    }
+                    (
+                        "unfenced",
+                        ViolationKind::StaleOverwrite | ViolationKind::SupersededWrite,
+                    ) => m.stale_accepted_unfenced += 1,
                     ("fenced", ViolationKind::SupersededWrite) => m.superseded_accepted_fenced += 1,
                     ("fenced", ViolationKind::StaleOverwrite) => m.stale_overwrites_fenced += 1,
                     _ => {}
@@ -199,20 +220,34 @@ pub fn simulate(p: &LabParams, ttl: Tick, index: u32) -> (Scenario, Vec<Action>,
         }
     };
     for name in ["A", "B"] {
-        take(&mut world, Action::Acquire { worker: name.into(), lock: None }, &mut actions, &mut m, &mut crashed_at);
+        take(
+            &mut world,
+            Action::Acquire {
+                worker: name.into(),
+                lock: None,
+            },
+            &mut actions,
+            &mut m,
+            &mut crashed_at,
+        );
     }
     for t in 0..p.duration {
         for name in ["A", "B"] {
-            let Some(w) = world.worker(name) else { continue };
+            let Some(w) = world.worker(name) else {
+                continue;
+            };
             let holds = w.lease.is_some();
             let a = match w.status {
                 Status::Running if t == crash_at && holds && crashed_at.is_none() => {
                     crashed_at = Some(world.now);
-                    Some(Action::Crash { worker: name.into() })
+                    Some(Action::Crash {
+                        worker: name.into(),
+                    })
                 }
-                Status::Running if rng.upto(999) < p.pause_permille as u64 => {
-                    Some(Action::Pause { worker: name.into(), ticks: Some(1 + rng.upto(p.pause_max.max(1) - 1)) })
-                }
+                Status::Running if rng.upto(999) < p.pause_permille as u64 => Some(Action::Pause {
+                    worker: name.into(),
+                    ticks: Some(1 + rng.upto(p.pause_max.max(1) - 1)),
+                }),
                 Status::Running if holds && t % p.write_every.max(1) == 0 => {
                     for copy in ["fenced", "unfenced"] {
                         let write = WriteSpec {
@@ -222,15 +257,31 @@ pub fn simulate(p: &LabParams, ttl: Tick, index: u32) -> (Scenario, Vec<Action>,
                             label: None,
                             transaction: false,
                         };
-                        take(&mut world, Action::Write { worker: name.into(), write }, &mut actions, &mut m, &mut crashed_at);
+                        take(
+                            &mut world,
+                            Action::Write {
+                                worker: name.into(),
+                                write,
+                            },
+                            &mut actions,
+                            &mut m,
+                            &mut crashed_at,
+                        );
                     }
                     None
                 }
-                Status::Running if !holds && w.acquire_sent_local.is_none() && t % ttl.max(1) == 0 => {
-                    Some(Action::Acquire { worker: name.into(), lock: None })
+                Status::Running
+                    if !holds && w.acquire_sent_local.is_none() && t % ttl.max(1) == 0 =>
+                {
+                    Some(Action::Acquire {
+                        worker: name.into(),
+                        lock: None,
+                    })
                 }
                 Status::Crashed if crashed_at.is_some_and(|c| world.now >= c + ttl) => {
-                    Some(Action::Restart { worker: name.into() })
+                    Some(Action::Restart {
+                        worker: name.into(),
+                    })
                 }
                 _ => None,
             };
@@ -238,7 +289,13 @@ pub fn simulate(p: &LabParams, ttl: Tick, index: u32) -> (Scenario, Vec<Action>,
                 take(&mut world, a, &mut actions, &mut m, &mut crashed_at);
             }
         }
-        take(&mut world, Action::Advance { ticks: 1 }, &mut actions, &mut m, &mut crashed_at);
+        take(
+            &mut world,
+            Action::Advance { ticks: 1 },
+            &mut actions,
+            &mut m,
+            &mut crashed_at,
+        );
     }
     (s, actions, m)
 }
@@ -247,16 +304,32 @@ pub fn simulate(p: &LabParams, ttl: Tick, index: u32) -> (Scenario, Vec<Action>,
 pub fn point(p: &LabParams, ttl: Tick) -> LabPoint {
     let runs: Vec<LabRun> = (0..p.runs).map(|i| simulate(p, ttl, i).2).collect();
     let n = runs.len().max(1) as f64;
-    let takeovers: Vec<f64> = runs.iter().filter_map(|r| r.takeover.map(|t| t as f64)).collect();
+    let takeovers: Vec<f64> = runs
+        .iter()
+        .filter_map(|r| r.takeover.map(|t| t as f64))
+        .collect();
     let minutes = p.duration.max(1) as f64 / 60.0;
     LabPoint {
         ttl,
-        takeover_mean: (!takeovers.is_empty()).then(|| takeovers.iter().sum::<f64>() / takeovers.len() as f64),
+        takeover_mean: (!takeovers.is_empty())
+            .then(|| takeovers.iter().sum::<f64>() / takeovers.len() as f64),
         false_expirations_mean: runs.iter().map(|r| r.false_expirations as f64).sum::<f64>() / n,
         renewals_per_minute: runs.iter().map(|r| r.renewals as f64).sum::<f64>() / n / minutes,
-        stale_accepted_unfenced_mean: runs.iter().map(|r| r.stale_accepted_unfenced as f64).sum::<f64>() / n,
-        stale_rejected_fenced_mean: runs.iter().map(|r| r.stale_rejected_fenced as f64).sum::<f64>() / n,
-        superseded_accepted_fenced_mean: runs.iter().map(|r| r.superseded_accepted_fenced as f64).sum::<f64>() / n,
+        stale_accepted_unfenced_mean: runs
+            .iter()
+            .map(|r| r.stale_accepted_unfenced as f64)
+            .sum::<f64>()
+            / n,
+        stale_rejected_fenced_mean: runs
+            .iter()
+            .map(|r| r.stale_rejected_fenced as f64)
+            .sum::<f64>()
+            / n,
+        superseded_accepted_fenced_mean: runs
+            .iter()
+            .map(|r| r.superseded_accepted_fenced as f64)
+            .sum::<f64>()
+            / n,
         stale_overwrites_fenced_total: runs.iter().map(|r| r.stale_overwrites_fenced).sum(),
         runs,
     }
@@ -269,6 +342,14 @@ pub fn sweep(p: &LabParams) -> LabResult {
 }
 
 pub fn finish(p: &LabParams, points: Vec<LabPoint>) -> LabResult {
-    let unsafe_up_to = points.iter().filter(|pt| pt.stale_accepted_unfenced_mean > 0.0).map(|pt| pt.ttl).max();
-    LabResult { params: p.clone(), points, unsafe_up_to }
+    let unsafe_up_to = points
+        .iter()
+        .filter(|pt| pt.stale_accepted_unfenced_mean > 0.0)
+        .map(|pt| pt.ttl)
+        .max();
+    LabResult {
+        params: p.clone(),
+        points,
+        unsafe_up_to,
+    }
 }

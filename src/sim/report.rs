@@ -67,7 +67,9 @@ impl Report {
         for e in run.events() {
             let Some(id) = &e.request else { continue };
             match &e.kind {
-                EventKind::Sent { to, .. } if e.op_id.is_some() && !requests.iter().any(|r| &r.id == id) => {
+                EventKind::Sent { to, .. }
+                    if e.op_id.is_some() && !requests.iter().any(|r| &r.id == id) =>
+                {
                     requests.push(RequestReport {
                         id: id.clone(),
                         from: e.actor.clone(),
@@ -81,11 +83,15 @@ impl Report {
                     });
                 }
                 EventKind::Dropped { .. } => dropped.push(id.clone()),
-                EventKind::WriteAccepted { .. } | EventKind::WriteRejected { .. } | EventKind::WriteReplayed { .. } => {
-                    let Some(r) = requests.iter_mut().find(|r| &r.id == id) else { continue };
+                EventKind::WriteAccepted { .. }
+                | EventKind::WriteRejected { .. }
+                | EventKind::WriteReplayed { .. } => {
+                    let Some(r) = requests.iter_mut().find(|r| &r.id == id) else {
+                        continue;
+                    };
                     if r.decided_at.is_some() {
-                        if let EventKind::WriteAccepted { resource, .. } | EventKind::WriteRejected { resource, .. } =
-                            &e.kind
+                        if let EventKind::WriteAccepted { resource, .. }
+                        | EventKind::WriteRejected { resource, .. } = &e.kind
                         {
                             if !r.resource.split('+').any(|x| x == resource) {
                                 r.resource = format!("{}+{resource}", r.resource);
@@ -107,8 +113,15 @@ impl Report {
             }
         }
         for r in requests.iter_mut().filter(|r| r.decided_at.is_none()) {
-            let in_flight = world.network.in_flight.iter().any(|e| e.msg.request() == Some(&r.id));
-            let checking = world.resources.iter().any(|x| x.checked.iter().any(|q| q.id == r.id));
+            let in_flight = world
+                .network
+                .in_flight
+                .iter()
+                .any(|e| e.msg.request() == Some(&r.id));
+            let checking = world
+                .resources
+                .iter()
+                .any(|x| x.checked.iter().any(|q| q.id == r.id));
             if dropped.contains(&r.id) && !in_flight && !checking {
                 r.outcome = "dropped".into();
             }
@@ -119,7 +132,11 @@ impl Report {
             .map(|r| ResourceReport {
                 name: r.name.clone(),
                 kind: r.kind.name().into(),
-                policy: if r.kind.can_fence() { r.policy.as_str().into() } else { "cannot fence".into() },
+                policy: if r.kind.can_fence() {
+                    r.policy.as_str().into()
+                } else {
+                    "cannot fence".into()
+                },
                 highest: r.data.highest.as_ref().map(token_json),
                 value: r.data.value.clone(),
             })
@@ -155,29 +172,44 @@ impl Report {
                 None => out.push(format!("request {id}: never sent")),
                 Some(r) => {
                     if r.outcome != want.outcome {
-                        out.push(format!("request {id}: expected {}, got {}", want.outcome, r.outcome));
+                        out.push(format!(
+                            "request {id}: expected {}, got {}",
+                            want.outcome, r.outcome
+                        ));
                     }
                     let want_reason = want.reason.map(|x| x.as_str().to_string());
                     if want_reason.is_some() && r.reason != want_reason {
-                        out.push(format!("request {id}: expected reason {want_reason:?}, got {:?}", r.reason));
+                        out.push(format!(
+                            "request {id}: expected reason {want_reason:?}, got {:?}",
+                            r.reason
+                        ));
                     }
                 }
             }
         }
         for k in &expect.violations {
             if !self.has(*k) {
-                out.push(format!("expected a {} violation, none reported", k.as_str()));
+                out.push(format!(
+                    "expected a {} violation, none reported",
+                    k.as_str()
+                ));
             }
         }
         for k in &expect.absent {
             if self.has(*k) {
-                out.push(format!("expected no {} violation, one was reported", k.as_str()));
+                out.push(format!(
+                    "expected no {} violation, one was reported",
+                    k.as_str()
+                ));
             }
         }
         for (name, value) in &expect.values {
             match self.resources.iter().find(|r| &r.name == name) {
                 Some(r) if &r.value == value => {}
-                Some(r) => out.push(format!("{name}: expected value {value:?}, got {:?}", r.value)),
+                Some(r) => out.push(format!(
+                    "{name}: expected value {value:?}, got {:?}",
+                    r.value
+                )),
                 None => out.push(format!("{name}: no such resource")),
             }
         }

@@ -53,7 +53,9 @@ impl Policy {
     pub fn describe(&self) -> &'static str {
         match self {
             Policy::Unfenced => "last write wins; tokens are ignored",
-            Policy::HighestSeen => "rejects a token below the highest accepted; an equal token passes",
+            Policy::HighestSeen => {
+                "rejects a token below the highest accepted; an equal token passes"
+            }
             Policy::Strict => "rejects a token at or below the highest accepted",
             Policy::CheckThenWrite => {
                 "compares like highest-seen, but the check and the write are separate steps"
@@ -87,7 +89,10 @@ pub enum ResourceKind {
 
 impl ResourceKind {
     pub fn can_fence(&self) -> bool {
-        matches!(self, ResourceKind::Store { .. } | ResourceKind::Account { .. })
+        matches!(
+            self,
+            ResourceKind::Store { .. } | ResourceKind::Account { .. }
+        )
     }
 
     pub fn name(&self) -> &'static str {
@@ -153,7 +158,9 @@ pub struct Resource {
 /// What a resource did with a request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    Applied { no_op: bool },
+    Applied {
+        no_op: bool,
+    },
     Rejected(Reason),
     Replayed(Outcome),
     /// Check-then-write: the check passed; the write is a later step.
@@ -266,7 +273,8 @@ impl Resource {
         if let Some(o) = self.recorded(&req.op_id) {
             return Err(Verdict::Replayed(o.clone()));
         }
-        self.fence_check(req.token.as_ref()).map_err(Verdict::Rejected)?;
+        self.fence_check(req.token.as_ref())
+            .map_err(Verdict::Rejected)?;
         self.business_check(&req.op).map_err(Verdict::Rejected)
     }
 
@@ -298,7 +306,10 @@ impl Resource {
     }
 
     fn record(&mut self, req: &Request, v: &Verdict) {
-        let keep = matches!(v, Verdict::Applied { .. } | Verdict::Rejected(Reason::Business));
+        let keep = matches!(
+            v,
+            Verdict::Applied { .. } | Verdict::Rejected(Reason::Business)
+        );
         if self.dedups() && keep {
             self.data.results.insert(req.op_id.clone(), v.outcome());
         }
@@ -310,7 +321,12 @@ impl Resource {
             if let Some(t) = &req.token {
                 if self.policy == Policy::CheckThenWrite {
                     self.data.highest = Some(t.clone());
-                } else if self.data.highest.as_ref().is_none_or(|h| t.order(h) == Ordering::Greater) {
+                } else if self
+                    .data
+                    .highest
+                    .as_ref()
+                    .is_none_or(|h| t.order(h) == Ordering::Greater)
+                {
                     self.data.highest = Some(t.clone());
                 }
             }
@@ -348,7 +364,12 @@ impl Resource {
 
     /// Fence-on-acquire: register a newer token without writing a value.
     pub fn fence(&mut self, token: &Token) {
-        if self.data.highest.as_ref().is_none_or(|h| token.order(h) == Ordering::Greater) {
+        if self
+            .data
+            .highest
+            .as_ref()
+            .is_none_or(|h| token.order(h) == Ordering::Greater)
+        {
             self.data.highest = Some(token.clone());
         }
     }

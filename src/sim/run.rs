@@ -47,7 +47,11 @@ impl Run {
         Run {
             scenario,
             variant: variant.map(|v| v.name.clone()),
-            frames: vec![Frame { world, events_end: 0, entry: Entry::Start }],
+            frames: vec![Frame {
+                world,
+                events_end: 0,
+                entry: Entry::Start,
+            }],
             cursor: 0,
             events: Vec::new(),
         }
@@ -65,7 +69,11 @@ impl Run {
     /// Events of the current step alone.
     pub fn last_step_events(&self) -> &[Event] {
         let end = self.frames[self.cursor].events_end;
-        let start = if self.cursor == 0 { 0 } else { self.frames[self.cursor - 1].events_end };
+        let start = if self.cursor == 0 {
+            0
+        } else {
+            self.frames[self.cursor - 1].events_end
+        };
         &self.events[start..end]
     }
 
@@ -146,7 +154,9 @@ impl Run {
             self.cursor += 1;
             return Ok(true);
         }
-        let Some(i) = self.next_script_step() else { return Ok(false) };
+        let Some(i) = self.next_script_step() else {
+            return Ok(false);
+        };
         let actions = self.scenario.script[i].actions.clone();
         self.push(&actions, Entry::Script(i)).map(|_| true)
     }
@@ -194,7 +204,11 @@ impl Run {
         self.frames.truncate(self.cursor + 1);
         self.events.truncate(end);
         self.events.extend(new_events);
-        self.frames.push(Frame { world, events_end: self.events.len(), entry });
+        self.frames.push(Frame {
+            world,
+            events_end: self.events.len(),
+            entry,
+        });
         self.cursor += 1;
         Ok(forked)
     }

@@ -71,7 +71,11 @@ fn one() -> usize {
 
 impl Default for CoordinatorSpec {
     fn default() -> Self {
-        CoordinatorSpec { clock: Clock::default(), persist: true, replicas: 1 }
+        CoordinatorSpec {
+            clock: Clock::default(),
+            persist: true,
+            replicas: 1,
+        }
     }
 }
 
@@ -240,7 +244,10 @@ impl Scenario {
     /// Every script action, with the path a file error would name.
     pub fn script_actions(&self) -> impl Iterator<Item = (String, &Action)> {
         self.script.iter().enumerate().flat_map(|(i, st)| {
-            st.actions.iter().enumerate().map(move |(j, a)| (format!("script[{i}].do[{j}]"), a))
+            st.actions
+                .iter()
+                .enumerate()
+                .map(move |(j, a)| (format!("script[{i}].do[{j}]"), a))
         })
     }
 
@@ -296,7 +303,9 @@ impl Scenario {
                     }
                 }
                 Action::ClockJump { node, .. } if node != "coordinator" && !worker_ok(node) => {
-                    return Err(format!("{path}.node: no worker named “{node}” (nor the coordinator)"));
+                    return Err(format!(
+                        "{path}.node: no worker named “{node}” (nor the coordinator)"
+                    ));
                 }
                 Action::CompleteWrite { resource: r, .. }
                 | Action::ResourceBackup { resource: r }
@@ -309,16 +318,21 @@ impl Scenario {
                 _ => {}
             }
         }
-        let metric_names = serde_json::to_value(super::event::Metrics::default()).expect("metrics serialise");
+        let metric_names =
+            serde_json::to_value(super::event::Metrics::default()).expect("metrics serialise");
         for (i, v) in self.variants.iter().enumerate() {
             for m in v.expect.metrics.keys() {
                 if metric_names.get(m).is_none() {
-                    return Err(format!("variants[{i}].expect.metrics.{m}: no metric named “{m}”"));
+                    return Err(format!(
+                        "variants[{i}].expect.metrics.{m}: no metric named “{m}”"
+                    ));
                 }
             }
             for r in v.expect.values.keys() {
                 if !resource_ok(r) {
-                    return Err(format!("variants[{i}].expect.values.{r}: no resource named “{r}”"));
+                    return Err(format!(
+                        "variants[{i}].expect.values.{r}: no resource named “{r}”"
+                    ));
                 }
             }
         }

@@ -51,7 +51,9 @@ impl Clock {
             return None;
         }
         let rate = self.rate_permille as i64;
-        let mut t = ((x - self.offset) * 1000 + rate - 1).div_euclid(rate).max(from as i64) as Tick;
+        let mut t = ((x - self.offset) * 1000 + rate - 1)
+            .div_euclid(rate)
+            .max(from as i64) as Tick;
         // Integer rounding in `read` can leave it a tick short or long.
         while t > from && self.read(t - 1) >= x {
             t -= 1;
@@ -87,14 +89,29 @@ mod tests {
     fn first_tick_reading_inverts_read() {
         for rate in [1, 333, 500, 1000, 1500] {
             for offset in [-20, 0, 7] {
-                let c = Clock { offset, rate_permille: rate };
+                let c = Clock {
+                    offset,
+                    rate_permille: rate,
+                };
                 for x in -5..60 {
-                    let t = c.first_tick_reading(x, 3).expect("a running clock gets there");
+                    let t = c
+                        .first_tick_reading(x, 3)
+                        .expect("a running clock gets there");
                     assert!(c.read(t) >= x && t >= 3);
-                    assert!(t == 3 || c.read(t - 1) < x, "rate {rate} offset {offset} x {x}: {t}");
+                    assert!(
+                        t == 3 || c.read(t - 1) < x,
+                        "rate {rate} offset {offset} x {x}: {t}"
+                    );
                 }
             }
         }
-        assert_eq!(Clock { offset: 0, rate_permille: 0 }.first_tick_reading(5, 0), None);
+        assert_eq!(
+            Clock {
+                offset: 0,
+                rate_permille: 0
+            }
+            .first_tick_reading(5, 0),
+            None
+        );
     }
 }

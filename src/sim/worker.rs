@@ -17,7 +17,9 @@ use serde::{Deserialize, Serialize};
 pub enum Status {
     Running,
     /// Stop-the-world; `until` is true time, or `None` until resumed.
-    Paused { until: Option<Tick> },
+    Paused {
+        until: Option<Tick>,
+    },
     Crashed,
 }
 
@@ -90,16 +92,30 @@ impl Worker {
 
     pub fn acquire(&mut self, lock: &str, now: Tick, out: &mut Out) {
         self.acquire_sent_local = Some(self.local(now));
-        out.emit(Note::new(EventKind::AcquireSent { lock: lock.to_string() }));
-        out.send(Node::Coordinator, Message::Acquire { lock: lock.to_string() });
+        out.emit(Note::new(EventKind::AcquireSent {
+            lock: lock.to_string(),
+        }));
+        out.send(
+            Node::Coordinator,
+            Message::Acquire {
+                lock: lock.to_string(),
+            },
+        );
     }
 
     /// Build the requests for a write, capturing the token held now.
     pub fn prepare(&mut self, spec: &WriteSpec, out: &mut Out) {
         self.seq += 1;
-        let id = spec.label.clone().unwrap_or_else(|| format!("{}{}", self.name, self.seq));
+        let id = spec
+            .label
+            .clone()
+            .unwrap_or_else(|| format!("{}{}", self.name, self.seq));
         let op_id = spec.op_id.clone().unwrap_or_else(|| id.clone());
-        let token = if self.omits_token { None } else { self.lease.as_ref().map(|l| l.token.clone()) };
+        let token = if self.omits_token {
+            None
+        } else {
+            self.lease.as_ref().map(|l| l.token.clone())
+        };
         let grant = self.lease.as_ref().map(|l| (l.lock.clone(), l.generation));
         let base = Request {
             id: id.clone(),
@@ -125,9 +141,12 @@ impl Worker {
                 })
                 .collect()
         };
-        let mut note = Note::new(EventKind::Prepared { op: spec.op.clone(), targets: spec.to.clone() })
-            .maybe_token(token.as_ref())
-            .generation(self.lease.as_ref().map(|l| l.generation));
+        let mut note = Note::new(EventKind::Prepared {
+            op: spec.op.clone(),
+            targets: spec.to.clone(),
+        })
+        .maybe_token(token.as_ref())
+        .generation(self.lease.as_ref().map(|l| l.generation));
         note.op_id = Some(op_id);
         note.request = Some(id);
         out.emit(note);
@@ -137,7 +156,10 @@ impl Worker {
     pub fn send_prepared(&mut self, out: &mut Out) {
         let reqs = std::mem::take(&mut self.prepared);
         for r in &reqs {
-            out.send(Node::Resource(r.targets[0].clone()), Message::Write(r.clone()));
+            out.send(
+                Node::Resource(r.targets[0].clone()),
+                Message::Write(r.clone()),
+            );
         }
         if !reqs.is_empty() {
             self.last_sent = reqs;
@@ -151,10 +173,16 @@ impl Worker {
         let again: Vec<Request> = self
             .last_sent
             .iter()
-            .map(|r| Request { id: format!("{}{}", self.name, n) + &suffix(&r.id), ..r.clone() })
+            .map(|r| Request {
+                id: format!("{}{}", self.name, n) + &suffix(&r.id),
+                ..r.clone()
+            })
             .collect();
         for r in &again {
-            out.send(Node::Resource(r.targets[0].clone()), Message::Write(r.clone()));
+            out.send(
+                Node::Resource(r.targets[0].clone()),
+                Message::Write(r.clone()),
+            );
         }
         self.last_sent = again;
     }
@@ -162,13 +190,25 @@ impl Worker {
     pub fn renew(&mut self, now: Tick, out: &mut Out) {
         if let Some(l) = &self.lease {
             self.renew_sent_local = Some(self.local(now));
-            out.send(Node::Coordinator, Message::Renew { lock: l.lock.clone(), token: l.token.clone() });
+            out.send(
+                Node::Coordinator,
+                Message::Renew {
+                    lock: l.lock.clone(),
+                    token: l.token.clone(),
+                },
+            );
         }
     }
 
     pub fn release(&mut self, out: &mut Out) {
         if let Some(l) = self.lease.take() {
-            out.send(Node::Coordinator, Message::Release { lock: l.lock, token: l.token });
+            out.send(
+                Node::Coordinator,
+                Message::Release {
+                    lock: l.lock,
+                    token: l.token,
+                },
+            );
         }
     }
 
@@ -215,27 +255,46 @@ impl Worker {
     fn handle(&mut self, now: Tick, msg: Message, out: &mut Out) {
         let local = self.local(now);
         match msg {
-            Message::Granted { lock, token, ttl, generation } => {
+            Message::Granted {
+                lock,
+                token,
+                ttl,
+                generation,
+            } => {
                 // Conservative: the lease is counted from when it was asked for.
                 let start = self.acquire_sent_local.take().unwrap_or(local);
                 let valid_until_local = start + ttl as i64;
                 self.renewed_at_local = Some(start);
                 out.emit(
-                    Note::new(EventKind::LeaseAcquired { lock: lock.clone(), valid_until_local })
-                        .token(&token)
-                        .generation(Some(generation)),
+                    Note::new(EventKind::LeaseAcquired {
+                        lock: lock.clone(),
+                        valid_until_local,
+                    })
+                    .token(&token)
+                    .generation(Some(generation)),
                 );
-                self.lease = Some(Lease { lock, token, generation, valid_until_local });
+                self.lease = Some(Lease {
+                    lock,
+                    token,
+                    generation,
+                    valid_until_local,
+                });
             }
             Message::Renewed { lock, token, ttl } => {
                 let start = self.renew_sent_local.take().unwrap_or(local);
-                if let Some(l) = self.lease.as_mut().filter(|l| l.lock == lock && l.token == token) {
+                if let Some(l) = self
+                    .lease
+                    .as_mut()
+                    .filter(|l| l.lock == lock && l.token == token)
+                {
                     l.valid_until_local = start + ttl as i64;
                     self.renewed_at_local = Some(start);
                     out.emit(
-                        Note::new(EventKind::LeaseBeliefRenewed { valid_until_local: l.valid_until_local })
-                            .token(&token)
-                            .generation(Some(l.generation)),
+                        Note::new(EventKind::LeaseBeliefRenewed {
+                            valid_until_local: l.valid_until_local,
+                        })
+                        .token(&token)
+                        .generation(Some(l.generation)),
                     );
                 }
             }
@@ -243,14 +302,18 @@ impl Worker {
                 self.renew_sent_local = None;
                 if let Some(l) = self.lease.take().filter(|l| l.lock == lock) {
                     out.emit(
-                        Note::new(EventKind::RenewalFailed { why: "the coordinator denied it".into() })
-                            .token(&l.token)
-                            .generation(Some(l.generation)),
+                        Note::new(EventKind::RenewalFailed {
+                            why: "the coordinator denied it".into(),
+                        })
+                        .token(&l.token)
+                        .generation(Some(l.generation)),
                     );
                 }
             }
             Message::Reply { request, outcome } => {
-                let mut note = Note::new(EventKind::ReplyReceived { outcome: outcome.word().to_string() });
+                let mut note = Note::new(EventKind::ReplyReceived {
+                    outcome: outcome.word().to_string(),
+                });
                 note.request = Some(request);
                 out.emit(note);
             }
@@ -280,21 +343,27 @@ impl Worker {
             let l = self.lease.take().expect("checked");
             if self.renew_sent_local.take().is_some() {
                 out.emit(
-                    Note::new(EventKind::RenewalFailed { why: "no answer before the lease ran out".into() })
-                        .token(&l.token)
-                        .generation(Some(l.generation)),
+                    Note::new(EventKind::RenewalFailed {
+                        why: "no answer before the lease ran out".into(),
+                    })
+                    .token(&l.token)
+                    .generation(Some(l.generation)),
                 );
             }
             out.emit(
-                Note::new(EventKind::LeaseBeliefExpired { lock: l.lock.clone() })
-                    .token(&l.token)
-                    .generation(Some(l.generation)),
+                Note::new(EventKind::LeaseBeliefExpired {
+                    lock: l.lock.clone(),
+                })
+                .token(&l.token)
+                .generation(Some(l.generation)),
             );
             return;
         }
         if let Some(every) = self.renew_every {
             let due = self.renew_sent_local.is_none()
-                && self.renewed_at_local.is_some_and(|t| local >= t + every as i64);
+                && self
+                    .renewed_at_local
+                    .is_some_and(|t| local >= t + every as i64);
             if due {
                 self.renew(now, out);
             }

@@ -70,7 +70,9 @@ impl World {
                 .resources
                 .iter()
                 .filter(|r| r.lock.as_deref().unwrap_or(&first_lock) == l.name)
-                .filter(|r| r.kind.can_fence() && r.policy.unwrap_or(s.policy) == Policy::FenceOnAcquire)
+                .filter(|r| {
+                    r.kind.can_fence() && r.policy.unwrap_or(s.policy) == Policy::FenceOnAcquire
+                })
                 .map(|r| r.name.clone())
                 .collect();
             locks.insert(
@@ -87,7 +89,9 @@ impl World {
             );
         }
         let replicas = match s.locks[0].issuer {
-            super::token::IssuerKind::IndependentCounters { replicas, .. } => replicas.max(s.coordinator.replicas),
+            super::token::IssuerKind::IndependentCounters { replicas, .. } => {
+                replicas.max(s.coordinator.replicas)
+            }
             _ => s.coordinator.replicas,
         };
         let mut coordinator = Coordinator {
@@ -124,7 +128,11 @@ impl World {
             .resources
             .iter()
             .map(|r| {
-                let policy = if r.kind.can_fence() { r.policy.unwrap_or(s.policy) } else { Policy::Unfenced };
+                let policy = if r.kind.can_fence() {
+                    r.policy.unwrap_or(s.policy)
+                } else {
+                    Policy::Unfenced
+                };
                 Resource::new(
                     &r.name,
                     r.lock.as_deref().unwrap_or(&first_lock),
@@ -181,7 +189,10 @@ impl World {
     pub fn select(&self, sel: &MsgSel) -> Result<u32, ActionError> {
         let found = self.network.in_flight.iter().find(|e| {
             sel.id.is_none_or(|i| e.id == i)
-                && sel.request.as_deref().is_none_or(|r| e.msg.request() == Some(r))
+                && sel
+                    .request
+                    .as_deref()
+                    .is_none_or(|r| e.msg.request() == Some(r))
                 && sel.kind.is_none_or(|k| e.msg.kind() == k)
                 && sel.from.as_deref().is_none_or(|f| e.from.name() == f)
                 && sel.to.as_deref().is_none_or(|t| e.to.name() == t)
@@ -197,16 +208,25 @@ impl World {
         use Action::*;
         if let Some(name) = action.worker() {
             let w = &self.workers[self.wi(name)?];
-            let needs_running = !matches!(action, Resume { .. } | Restart { .. } | Crash { .. } | Partition { .. } | Heal { .. });
+            let needs_running = !matches!(
+                action,
+                Resume { .. } | Restart { .. } | Crash { .. } | Partition { .. } | Heal { .. }
+            );
             match (&w.status, needs_running) {
-                (Status::Paused { .. }, true) => return refuse(format!("{name} is paused and executes nothing")),
-                (Status::Crashed, true) => return refuse(format!("{name} has crashed; restart it first")),
+                (Status::Paused { .. }, true) => {
+                    return refuse(format!("{name} is paused and executes nothing"))
+                }
+                (Status::Crashed, true) => {
+                    return refuse(format!("{name} has crashed; restart it first"))
+                }
                 _ => {}
             }
         }
         match action {
             Acquire { worker, lock } => {
-                let lock = lock.clone().unwrap_or_else(|| self.workers[self.wi(worker).unwrap_or(0)].lock.clone());
+                let lock = lock
+                    .clone()
+                    .unwrap_or_else(|| self.workers[self.wi(worker).unwrap_or(0)].lock.clone());
                 if !self.coordinator.locks.contains_key(&lock) {
                     return refuse(format!("no lock named “{lock}”"));
                 }
@@ -218,16 +238,31 @@ impl World {
             Retry { worker } if self.worker(worker).is_some_and(|w| w.last_sent.is_empty()) => {
                 return refuse(format!("{worker} has sent nothing to retry"));
             }
-            Renew { worker } | Release { worker } if self.worker(worker).is_some_and(|w| w.lease.is_none()) => {
+            Renew { worker } | Release { worker }
+                if self.worker(worker).is_some_and(|w| w.lease.is_none()) =>
+            {
                 return refuse(format!("{worker} holds no lease"));
             }
-            Resume { worker } if !matches!(self.worker(worker).map(|w| &w.status), Some(Status::Paused { .. })) => {
+            Resume { worker }
+                if !matches!(
+                    self.worker(worker).map(|w| &w.status),
+                    Some(Status::Paused { .. })
+                ) =>
+            {
                 return refuse(format!("{worker} is not paused"));
             }
-            Restart { worker } if self.worker(worker).is_some_and(|w| w.status != Status::Crashed) => {
+            Restart { worker }
+                if self
+                    .worker(worker)
+                    .is_some_and(|w| w.status != Status::Crashed) =>
+            {
                 return refuse(format!("{worker} has not crashed"));
             }
-            Crash { worker } if self.worker(worker).is_some_and(|w| w.status == Status::Crashed) => {
+            Crash { worker }
+                if self
+                    .worker(worker)
+                    .is_some_and(|w| w.status == Status::Crashed) =>
+            {
                 return refuse(format!("{worker} has already crashed"));
             }
             ClockJump { node, .. } if node != "coordinator" => {
@@ -243,8 +278,12 @@ impl World {
             Advance { ticks } if *ticks == 0 || *ticks > 100_000 => {
                 return refuse("advance takes 1 to 100000 ticks");
             }
-            CoordinatorRestore if self.coordinator.backup.is_none() => return refuse("the coordinator has no backup"),
-            ResourceBackup { resource } | ResourceRestore { resource } | ResourceRestart { resource } => {
+            CoordinatorRestore if self.coordinator.backup.is_none() => {
+                return refuse("the coordinator has no backup")
+            }
+            ResourceBackup { resource }
+            | ResourceRestore { resource }
+            | ResourceRestart { resource } => {
                 self.ri(resource)?;
             }
             _ => {}
@@ -331,7 +370,11 @@ impl World {
                 let i = self.wi(worker).expect("checked");
                 let cut = matches!(action, Partition { .. });
                 self.workers[i].partitioned = cut;
-                let kind = if cut { EventKind::Partitioned } else { EventKind::Healed };
+                let kind = if cut {
+                    EventKind::Partitioned
+                } else {
+                    EventKind::Healed
+                };
                 self.push(log, worker, Note::new(kind), None);
             }
             ClockJump { node, by } => {
@@ -343,7 +386,12 @@ impl World {
                     self.workers[i].clock.jump(*by);
                     self.workers[i].local(now)
                 };
-                self.push(log, node, Note::new(EventKind::ClockJumped { by: *by, reads }), None);
+                self.push(
+                    log,
+                    node,
+                    Note::new(EventKind::ClockJumped { by: *by, reads }),
+                    None,
+                );
             }
             Deliver { msg } => {
                 let id = self.select(msg).expect("checked");
@@ -351,7 +399,12 @@ impl World {
             }
             Hold { msg, until } => {
                 let id = self.select(msg).expect("checked");
-                let e = self.network.in_flight.iter_mut().find(|e| e.id == id).expect("selected");
+                let e = self
+                    .network
+                    .in_flight
+                    .iter_mut()
+                    .find(|e| e.id == id)
+                    .expect("selected");
                 e.hold = until.map_or(super::message::Hold::Forever, super::message::Hold::Until);
                 let note = Note::new(EventKind::Held { until: *until });
                 self.push(log, "network", note, Some(id));
@@ -364,7 +417,12 @@ impl World {
             Duplicate { msg } => {
                 let id = self.select(msg).expect("checked");
                 let copy = self.network.duplicate(id).expect("selected");
-                self.push(log, "network", Note::new(EventKind::Duplicated { copy }), Some(id));
+                self.push(
+                    log,
+                    "network",
+                    Note::new(EventKind::Duplicated { copy }),
+                    Some(id),
+                );
             }
             CompleteWrite { resource, request } => {
                 let ri = self.ri(resource).expect("checked");
@@ -384,26 +442,48 @@ impl World {
             }
             CoordinatorBackup => {
                 self.coordinator.take_backup();
-                self.push(log, "coordinator", Note::new(EventKind::CoordinatorBackedUp), None);
+                self.push(
+                    log,
+                    "coordinator",
+                    Note::new(EventKind::CoordinatorBackedUp),
+                    None,
+                );
             }
             CoordinatorRestart { persist } => {
                 let persisted = persist.unwrap_or(self.coordinator.persist);
                 self.coordinator.restart(persisted);
-                self.push(log, "coordinator", Note::new(EventKind::CoordinatorRestarted { persisted }), None);
+                self.push(
+                    log,
+                    "coordinator",
+                    Note::new(EventKind::CoordinatorRestarted { persisted }),
+                    None,
+                );
             }
             CoordinatorRestore => {
                 self.coordinator.restore();
-                self.push(log, "coordinator", Note::new(EventKind::CoordinatorRestored), None);
+                self.push(
+                    log,
+                    "coordinator",
+                    Note::new(EventKind::CoordinatorRestored),
+                    None,
+                );
             }
             CoordinatorFailover => {
                 self.coordinator.fail_over();
                 let replica = self.coordinator.replica;
-                self.push(log, "coordinator", Note::new(EventKind::FailedOver { replica }), None);
+                self.push(
+                    log,
+                    "coordinator",
+                    Note::new(EventKind::FailedOver { replica }),
+                    None,
+                );
             }
             ResourceBackup { resource } => {
                 let ri = self.ri(resource).expect("checked");
                 self.resources[ri].take_backup();
-                let note = Note::new(EventKind::ResourceBackedUp { resource: resource.clone() });
+                let note = Note::new(EventKind::ResourceBackedUp {
+                    resource: resource.clone(),
+                });
                 self.push(log, resource, note, None);
             }
             ResourceRestore { resource } => {
@@ -421,7 +501,10 @@ impl World {
             ResourceRestart { resource } => {
                 let ri = self.ri(resource).expect("checked");
                 let lost_checks = self.resources[ri].restart();
-                let note = Note::new(EventKind::ResourceRestarted { resource: resource.clone(), lost_checks });
+                let note = Note::new(EventKind::ResourceRestarted {
+                    resource: resource.clone(),
+                    lost_checks,
+                });
                 self.push(log, resource, note, None);
             }
         }
@@ -453,7 +536,12 @@ impl World {
         self.note_overlaps();
     }
 
-    fn with_worker(&mut self, i: usize, log: &mut Vec<Event>, f: impl FnOnce(&mut Worker, &mut Out)) {
+    fn with_worker(
+        &mut self,
+        i: usize,
+        log: &mut Vec<Event>,
+        f: impl FnOnce(&mut Worker, &mut Out),
+    ) {
         let mut out = Out::default();
         f(&mut self.workers[i], &mut out);
         let node = Node::Worker(self.workers[i].name.clone());
@@ -471,8 +559,11 @@ impl World {
     }
 
     fn send(&mut self, from: Node, to: Node, msg: Message, log: &mut Vec<Event>) {
-        let mut note = Note::new(EventKind::Sent { to: to.name().to_string(), what: msg.describe() })
-            .maybe_token(msg.token());
+        let mut note = Note::new(EventKind::Sent {
+            to: to.name().to_string(),
+            what: msg.describe(),
+        })
+        .maybe_token(msg.token());
         note.request = msg.request().map(str::to_string);
         if let Message::Write(r) = &msg {
             note.op_id = Some(r.op_id.clone());
@@ -487,7 +578,9 @@ impl World {
             }
             _ => false,
         };
-        let id = self.network.send(from.clone(), to, msg, self.now, &mut self.rng);
+        let id = self
+            .network
+            .send(from.clone(), to, msg, self.now, &mut self.rng);
         self.push(log, from.name(), note, Some(id));
         if cut {
             let e = self.network.take(id).expect("just sent");
@@ -496,7 +589,10 @@ impl World {
     }
 
     fn note_dropped(&mut self, log: &mut Vec<Event>, e: &Envelope, why: &str) {
-        let mut note = Note::new(EventKind::Dropped { why: why.to_string() }).maybe_token(e.msg.token());
+        let mut note = Note::new(EventKind::Dropped {
+            why: why.to_string(),
+        })
+        .maybe_token(e.msg.token());
         note.request = e.msg.request().map(str::to_string);
         self.push(log, "network", note, Some(e.id));
     }
@@ -515,20 +611,28 @@ impl World {
     }
 
     fn deliver(&mut self, id: u32, log: &mut Vec<Event>) {
-        let Some(env) = self.network.take(id) else { return };
+        let Some(env) = self.network.take(id) else {
+            return;
+        };
         let now = self.now;
-        let mut note = Note::new(EventKind::Delivered { to: env.to.name().to_string(), what: env.msg.describe() })
-            .maybe_token(env.msg.token());
+        let mut note = Note::new(EventKind::Delivered {
+            to: env.to.name().to_string(),
+            what: env.msg.describe(),
+        })
+        .maybe_token(env.msg.token());
         note.request = env.msg.request().map(str::to_string);
         self.push(log, "network", note, Some(id));
         match env.to {
             Node::Coordinator => {
                 let mut out = Out::default();
-                self.coordinator.receive(now, env.from.name(), env.msg, &mut self.ghost, &mut out);
+                self.coordinator
+                    .receive(now, env.from.name(), env.msg, &mut self.ghost, &mut out);
                 self.perform(Node::Coordinator, out, log);
             }
             Node::Worker(ref name) => {
-                let Some(i) = self.workers.iter().position(|w| &w.name == name) else { return };
+                let Some(i) = self.workers.iter().position(|w| &w.name == name) else {
+                    return;
+                };
                 if self.workers[i].status == Status::Crashed {
                     let note = Note::new(EventKind::LostAtCrashedNode { to: name.clone() });
                     self.push(log, "network", note, Some(id));
@@ -537,7 +641,9 @@ impl World {
                 self.with_worker(i, log, |w, out| w.receive(now, env.msg, out));
             }
             Node::Resource(ref name) => {
-                let Some(ri) = self.resources.iter().position(|r| &r.name == name) else { return };
+                let Some(ri) = self.resources.iter().position(|r| &r.name == name) else {
+                    return;
+                };
                 match env.msg {
                     Message::Write(req) if req.targets.len() > 1 => self.transaction(ri, req, log),
                     Message::Write(req) => {
@@ -553,7 +659,12 @@ impl World {
                         .token(&token);
                         self.push(log, name, note, None);
                         let from = Node::Resource(name.clone());
-                        self.send(from, Node::Coordinator, Message::FenceAck { lock, token }, log);
+                        self.send(
+                            from,
+                            Node::Coordinator,
+                            Message::FenceAck { lock, token },
+                            log,
+                        );
                     }
                     _ => {}
                 }
@@ -574,7 +685,9 @@ impl World {
             .iter()
             .filter_map(|t| self.resources.iter().position(|r| &r.name == t))
             .collect();
-        let refusal = idx.iter().find_map(|&i| self.resources[i].judge(&req).err().map(|v| (i, v)));
+        let refusal = idx
+            .iter()
+            .find_map(|&i| self.resources[i].judge(&req).err().map(|v| (i, v)));
         match refusal {
             Some((at, v)) => {
                 // The refusing object gives the verdict; the others only abandon their part.
@@ -583,7 +696,10 @@ impl World {
                 let because = self.resources[at].name.clone();
                 for &i in idx.iter().filter(|&&i| i != at) {
                     let resource = self.resources[i].name.clone();
-                    let kind = EventKind::TransactionRefused { resource: resource.clone(), because: because.clone() };
+                    let kind = EventKind::TransactionRefused {
+                        resource: resource.clone(),
+                        because: because.clone(),
+                    };
                     let mut note = Note::new(kind).maybe_token(req.token.as_ref());
                     note.op_id = Some(req.op_id.clone());
                     note.request = Some(req.id.clone());
@@ -598,7 +714,10 @@ impl World {
                     self.log_verdict(i, &req, &v, log);
                     self.check_applied(i, &req, &v, log);
                     if self.resources[i].options.dedup {
-                        self.resources[i].data.results.insert(req.op_id.clone(), Outcome::Accepted);
+                        self.resources[i]
+                            .data
+                            .results
+                            .insert(req.op_id.clone(), Outcome::Accepted);
                     }
                 }
                 self.reply(first, &req, Outcome::Accepted, log);
@@ -621,7 +740,15 @@ impl World {
     fn reply(&mut self, ri: usize, req: &Request, outcome: Outcome, log: &mut Vec<Event>) {
         let from = Node::Resource(self.resources[ri].name.clone());
         let to = Node::Worker(req.from.clone());
-        self.send(from, to, Message::Reply { request: req.id.clone(), outcome }, log);
+        self.send(
+            from,
+            to,
+            Message::Reply {
+                request: req.id.clone(),
+                outcome,
+            },
+            log,
+        );
     }
 
     fn log_verdict(&mut self, ri: usize, req: &Request, v: &Verdict, log: &mut Vec<Event>) {
@@ -639,10 +766,17 @@ impl World {
                 reason: *reason,
                 highest: r.data.highest.clone(),
             },
-            Verdict::Replayed(o) => EventKind::WriteReplayed { resource: resource.clone(), recorded: o.word().into() },
-            Verdict::Checked => EventKind::CheckPassed { resource: resource.clone() },
+            Verdict::Replayed(o) => EventKind::WriteReplayed {
+                resource: resource.clone(),
+                recorded: o.word().into(),
+            },
+            Verdict::Checked => EventKind::CheckPassed {
+                resource: resource.clone(),
+            },
         };
-        let mut note = Note::new(kind).maybe_token(req.token.as_ref()).generation(req.grant.as_ref().map(|g| g.1));
+        let mut note = Note::new(kind)
+            .maybe_token(req.token.as_ref())
+            .generation(req.grant.as_ref().map(|g| g.1));
         note.op_id = Some(req.op_id.clone());
         note.request = Some(req.id.clone());
         self.push(log, &resource, note, None);
@@ -669,7 +803,13 @@ impl World {
         let fenceable = r.kind.can_fence();
         let lock = r.lock.clone();
         let g = self.generation_at(ri, req);
-        let under = |g: u32| if g == 0 { "with no grant of this lock".to_string() } else { format!("under grant #{g}") };
+        let under = |g: u32| {
+            if g == 0 {
+                "with no grant of this lock".to_string()
+            } else {
+                format!("under grant #{g}")
+            }
+        };
         if fenceable {
             let newest = self.ghost.newest_applied.get(&name).cloned();
             let latest = self.ghost.latest_grant.get(&lock).copied().unwrap_or(0);
@@ -679,23 +819,40 @@ impl World {
                     &name,
                     req,
                     Some(by.clone()),
-                    format!("{} wrote {} after {by} (grant #{n}) had written", req.id, under(g)),
+                    format!(
+                        "{} wrote {} after {by} (grant #{n}) had written",
+                        req.id,
+                        under(g)
+                    ),
                 ),
                 _ if g < latest => self.violate(
                     ViolationKind::SupersededWrite,
                     &name,
                     req,
                     None,
-                    format!("{} wrote {} after grant #{latest} was issued", req.id, under(g)),
+                    format!(
+                        "{} wrote {} after grant #{latest} was issued",
+                        req.id,
+                        under(g)
+                    ),
                 ),
                 _ => {}
             }
             if newest.as_ref().is_none_or(|(n, _)| g > *n) {
-                self.ghost.newest_applied.insert(name.clone(), (g, req.id.clone()));
+                self.ghost
+                    .newest_applied
+                    .insert(name.clone(), (g, req.id.clone()));
             }
         }
-        if !self.ghost.executed.insert((name.clone(), req.op_id.clone())) {
-            let detail = format!("operation {} took effect at {name} again ({})", req.op_id, req.id);
+        if !self
+            .ghost
+            .executed
+            .insert((name.clone(), req.op_id.clone()))
+        {
+            let detail = format!(
+                "operation {} took effect at {name} again ({})",
+                req.op_id, req.id
+            );
             self.violate(ViolationKind::DoubleExecution, &name, req, None, detail);
         }
         self.note_part(&name, req, Part::Changed);
@@ -707,10 +864,16 @@ impl World {
         if let Verdict::Rejected(reason) = v {
             let lock = self.resources[ri].lock.clone();
             let g = self.generation_at(ri, req);
-            let current = self.coordinator.holder(&lock).is_some_and(|h| h.generation == g && h.worker == req.from);
+            let current = self
+                .coordinator
+                .holder(&lock)
+                .is_some_and(|h| h.generation == g && h.worker == req.from);
             let latest = self.ghost.latest_grant.get(&lock).copied().unwrap_or(0);
             if *reason == Reason::Stale && g > 0 && g == latest && current {
-                let detail = format!("{} holds the current lease yet its token was refused", req.from);
+                let detail = format!(
+                    "{} holds the current lease yet its token was refused",
+                    req.from
+                );
                 self.violate(ViolationKind::OwnerLockedOut, &name, req, None, detail);
             }
             self.note_part(&name, req, Part::Refused);
@@ -730,22 +893,41 @@ impl World {
         parts.insert(resource.to_string(), Some(part));
         if parts.values().all(Option::is_some) {
             let parts = self.ghost.multi.remove(&req.op_id).expect("present");
-            let done: Vec<&String> =
-                parts.iter().filter(|(_, a)| **a == Some(Part::Changed)).map(|(r, _)| r).collect();
+            let done: Vec<&String> = parts
+                .iter()
+                .filter(|(_, a)| **a == Some(Part::Changed))
+                .map(|(r, _)| r)
+                .collect();
             let refused = parts.values().any(|a| *a == Some(Part::Refused));
             if !done.is_empty() && refused {
                 let detail = format!(
                     "operation {} changed {} but not the rest of {}",
                     req.op_id,
-                    done.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
+                    done.iter()
+                        .map(|s| s.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
                     parts.keys().cloned().collect::<Vec<_>>().join(" + ")
                 );
-                self.violate(ViolationKind::InconsistentObjects, resource, req, None, detail);
+                self.violate(
+                    ViolationKind::InconsistentObjects,
+                    resource,
+                    req,
+                    None,
+                    detail,
+                );
             }
         }
     }
 
-    fn violate(&mut self, kind: ViolationKind, resource: &str, req: &Request, with: Option<String>, detail: String) {
+    fn violate(
+        &mut self,
+        kind: ViolationKind,
+        resource: &str,
+        req: &Request,
+        with: Option<String>,
+        detail: String,
+    ) {
         self.ghost.violations.push(Violation {
             kind,
             tick: self.now,
@@ -760,8 +942,11 @@ impl World {
         let start = self.violations_logged;
         self.violations_logged = self.ghost.violations.len();
         for v in self.ghost.violations[start..].to_vec() {
-            let mut note =
-                Note::new(EventKind::Violation { kind: v.kind, resource: v.resource.clone(), detail: v.detail.clone() });
+            let mut note = Note::new(EventKind::Violation {
+                kind: v.kind,
+                resource: v.resource.clone(),
+                detail: v.detail.clone(),
+            });
             note.request = Some(v.request.clone());
             self.push(log, &v.resource, note, None);
         }
@@ -770,14 +955,25 @@ impl World {
     fn note_overlaps(&mut self) {
         let now = self.now;
         for lock in self.coordinator.locks.keys() {
-            let believers: Vec<String> =
-                self.workers.iter().filter(|w| w.believes(lock)).map(|w| w.name.clone()).collect();
+            let believers: Vec<String> = self
+                .workers
+                .iter()
+                .filter(|w| w.believes(lock))
+                .map(|w| w.name.clone())
+                .collect();
             if believers.len() < 2 {
                 continue;
             }
             match self.overlaps.last_mut() {
-                Some(o) if &o.lock == lock && o.workers == believers && o.to + 1 >= now => o.to = now,
-                _ => self.overlaps.push(Overlap { lock: lock.clone(), workers: believers, from: now, to: now }),
+                Some(o) if &o.lock == lock && o.workers == believers && o.to + 1 >= now => {
+                    o.to = now
+                }
+                _ => self.overlaps.push(Overlap {
+                    lock: lock.clone(),
+                    workers: believers,
+                    from: now,
+                    to: now,
+                }),
             }
         }
     }
@@ -786,7 +982,11 @@ impl World {
     /// first resource of its lock. Deterministic, so a link can name it in one byte.
     pub fn default_write(&self, worker: &str) -> Option<WriteSpec> {
         let w = self.worker(worker)?;
-        let r = self.resources.iter().find(|r| r.lock == w.lock).or(self.resources.first())?;
+        let r = self
+            .resources
+            .iter()
+            .find(|r| r.lock == w.lock)
+            .or(self.resources.first())?;
         Some(WriteSpec {
             to: vec![r.name.clone()],
             op: super::request::Op::Set(format!("{worker}'s write {}", w.seq + 1)),
@@ -804,31 +1004,60 @@ impl World {
             let msg = MsgSel::id(e.id);
             acts.push(Deliver { msg: msg.clone() });
             if !e.is_held(self.now) {
-                acts.push(Hold { msg: msg.clone(), until: None });
+                acts.push(Hold {
+                    msg: msg.clone(),
+                    until: None,
+                });
             }
             acts.push(Drop { msg: msg.clone() });
             acts.push(Duplicate { msg });
         }
         for r in &self.resources {
             for q in &r.checked {
-                acts.push(CompleteWrite { resource: r.name.clone(), request: Some(q.id.clone()) });
+                acts.push(CompleteWrite {
+                    resource: r.name.clone(),
+                    request: Some(q.id.clone()),
+                });
             }
         }
         for w in &self.workers {
             let worker = w.name.clone();
             let mut candidates = vec![
-                Acquire { worker: worker.clone(), lock: None },
-                Send { worker: worker.clone() },
-                Retry { worker: worker.clone() },
-                Renew { worker: worker.clone() },
-                Release { worker: worker.clone() },
-                Pause { worker: worker.clone(), ticks: None },
-                Resume { worker: worker.clone() },
-                Crash { worker: worker.clone() },
-                Restart { worker: worker.clone() },
+                Acquire {
+                    worker: worker.clone(),
+                    lock: None,
+                },
+                Send {
+                    worker: worker.clone(),
+                },
+                Retry {
+                    worker: worker.clone(),
+                },
+                Renew {
+                    worker: worker.clone(),
+                },
+                Release {
+                    worker: worker.clone(),
+                },
+                Pause {
+                    worker: worker.clone(),
+                    ticks: None,
+                },
+                Resume {
+                    worker: worker.clone(),
+                },
+                Crash {
+                    worker: worker.clone(),
+                },
+                Restart {
+                    worker: worker.clone(),
+                },
             ];
             if let Some(write) = self.default_write(&worker) {
-                candidates.push(Write { worker: worker.clone(), write });
+                candidates.push(Write {
+                    worker: worker.clone(),
+                    write,
+                });
             }
             acts.extend(candidates.into_iter().filter(|a| self.check(a).is_ok()));
         }
@@ -863,7 +1092,9 @@ impl World {
                 (Status::Paused { until: Some(t) }, _) => times.push(*t),
                 (Status::Running, Some(l)) => {
                     times.extend(w.clock.first_tick_reading(l.valid_until_local, soon));
-                    if let (Some(every), Some(base), None) = (w.renew_every, w.renewed_at_local, w.renew_sent_local) {
+                    if let (Some(every), Some(base), None) =
+                        (w.renew_every, w.renewed_at_local, w.renew_sent_local)
+                    {
                         times.extend(w.clock.first_tick_reading(base + every as i64, soon));
                     }
                 }
