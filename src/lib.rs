@@ -9,7 +9,6 @@ pub mod cli;
 pub mod link;
 pub mod presets;
 pub mod sim;
-/// What the app shows, as plain values (layout, inspector rows, the app state machine): native-testable.
 pub mod view;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -13,7 +13,8 @@ use yew::prelude::*;
 pub fn use_player(state: &AppCtx) {
     let dispatcher = state.dispatcher();
     use_effect_with((state.playing, state.speed), move |&(playing, speed)| {
-        let interval = playing.then(|| Interval::new(speed, move || dispatcher.dispatch(Msg::Tick)));
+        let interval =
+            playing.then(|| Interval::new(speed, move || dispatcher.dispatch(Msg::Tick)));
         move || drop(interval)
     });
 }
@@ -25,26 +26,31 @@ pub fn use_keyboard(state: &AppCtx) {
     let help_open = state.help_open;
     use_effect_with(help_open, move |&help_open| {
         let document = web_sys::window().and_then(|w| w.document());
-        let listener = Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| {
-            let tag = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .map(|el| el.tag_name().to_ascii_lowercase())
-                .unwrap_or_default();
-            let in_field = matches!(tag.as_str(), "input" | "select" | "textarea");
-            let on_button = matches!(tag.as_str(), "button" | "a" | "summary");
-            let modified = e.ctrl_key() || e.meta_key() || e.alt_key();
-            if let Some(msg) = shortcut(&e.key(), in_field, on_button, modified, help_open) {
-                e.prevent_default();
-                dispatcher.dispatch(msg);
-            }
-        });
+        let listener =
+            Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| {
+                let tag = e
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .map(|el| el.tag_name().to_ascii_lowercase())
+                    .unwrap_or_default();
+                let in_field = matches!(tag.as_str(), "input" | "select" | "textarea");
+                let on_button = matches!(tag.as_str(), "button" | "a" | "summary");
+                let modified = e.ctrl_key() || e.meta_key() || e.alt_key();
+                if let Some(msg) = shortcut(&e.key(), in_field, on_button, modified, help_open) {
+                    e.prevent_default();
+                    dispatcher.dispatch(msg);
+                }
+            });
         if let Some(d) = &document {
-            let _ = d.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
+            let _ =
+                d.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
         }
         move || {
             if let Some(d) = &document {
-                let _ = d.remove_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
+                let _ = d.remove_event_listener_with_callback(
+                    "keydown",
+                    listener.as_ref().unchecked_ref(),
+                );
             }
             drop(listener);
         }

@@ -20,8 +20,13 @@ use wasm_bindgen::JsCast;
 
 /// Mount the app into `#app` (or the body) and install the panic hook.
 pub fn start() {
-    let document = web_sys::window().and_then(|w| w.document()).expect("a document");
-    let root = document.get_element_by_id("app").or_else(|| document.body().map(|b| b.unchecked_into())).expect("a body");
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .expect("a document");
+    let root = document
+        .get_element_by_id("app")
+        .or_else(|| document.body().map(|b| b.unchecked_into()))
+        .expect("a body");
     install_panic_hook();
     yew::Renderer::<App>::with_root(root).render();
 }
@@ -36,11 +41,15 @@ pub fn install_panic_hook() {
 
 /// Write the message into `#error-panel` (creating it if the page has none) and show it.
 fn show_error(message: &str) {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
     let panel = match document.get_element_by_id("error-panel") {
         Some(p) => p,
         None => {
-            let Ok(p) = document.create_element("div") else { return };
+            let Ok(p) = document.create_element("div") else {
+                return;
+            };
             p.set_id("error-panel");
             let _ = p.set_attribute("role", "alert");
             p.set_text_content(Some("Fencing Lab has stopped: the app hit a bug (a panic). Reload the page to start again."));
@@ -65,8 +74,14 @@ fn show_error(message: &str) {
 
 /// True when the page asks for a deliberate panic (`#panic` or `?panic`).
 pub(crate) fn panic_requested() -> bool {
-    let Some(loc) = web_sys::window().map(|w| w.location()) else { return false };
+    let Some(loc) = web_sys::window().map(|w| w.location()) else {
+        return false;
+    };
     let hash = loc.hash().unwrap_or_default();
     let search = loc.search().unwrap_or_default();
-    hash == "#panic" || search.trim_start_matches('?').split('&').any(|p| p == "panic")
+    hash == "#panic"
+        || search
+            .trim_start_matches('?')
+            .split('&')
+            .any(|p| p == "panic")
 }

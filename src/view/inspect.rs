@@ -23,7 +23,11 @@ pub struct Section {
 }
 
 fn row(label: impl Into<String>, value: impl Into<String>) -> Row {
-    Row { label: label.into(), value: value.into(), changed: false }
+    Row {
+        label: label.into(),
+        value: value.into(),
+        changed: false,
+    }
 }
 
 fn token(t: Option<&crate::sim::token::Token>) -> String {
@@ -36,7 +40,10 @@ pub fn world_sections(w: &World) -> Vec<Section> {
     let c = &w.coordinator;
     let mut rows = vec![row("its clock reads", c.local(w.now).to_string())];
     if c.replicas > 1 {
-        rows.push(row("serving replica", format!("{} of {}", c.replica + 1, c.replicas)));
+        rows.push(row(
+            "serving replica",
+            format!("{} of {}", c.replica + 1, c.replicas),
+        ));
     }
     for (name, l) in &c.locks {
         let holder = match &l.holder {
@@ -45,7 +52,10 @@ pub fn world_sections(w: &World) -> Vec<Section> {
         };
         rows.push(row(format!("{name}: holder"), holder));
         if let Some(h) = &l.holder {
-            rows.push(row(format!("{name}: lease expires (its clock)"), h.expires_local.to_string()));
+            rows.push(row(
+                format!("{name}: lease expires (its clock)"),
+                h.expires_local.to_string(),
+            ));
         }
         rows.push(row(format!("{name}: issuer"), l.issuer.describe()));
         if !l.queue.is_empty() {
@@ -54,19 +64,37 @@ pub fn world_sections(w: &World) -> Vec<Section> {
         if let Some(p) = &l.pending {
             rows.push(row(
                 format!("{name}: fencing before grant"),
-                format!("token {} for {}, awaiting {}", p.token.short(), p.worker, p.awaiting.join(", ")),
+                format!(
+                    "token {} for {}, awaiting {}",
+                    p.token.short(),
+                    p.worker,
+                    p.awaiting.join(", ")
+                ),
             ));
         }
     }
-    rows.push(row("backup", if c.backup.is_some() { "taken" } else { "none" }));
-    out.push(Section { title: "coordinator".into(), kind: "lease coordinator".into(), rows });
+    rows.push(row(
+        "backup",
+        if c.backup.is_some() { "taken" } else { "none" },
+    ));
+    out.push(Section {
+        title: "coordinator".into(),
+        kind: "lease coordinator".into(),
+        rows,
+    });
 
     for wk in &w.workers {
         let mut rows = vec![row("state", text::status(&wk.status))];
         match &wk.lease {
             Some(l) => {
-                rows.push(row("token it holds", format!("{} ({})", l.token.short(), l.lock)));
-                rows.push(row("believes valid until (its clock)", l.valid_until_local.to_string()));
+                rows.push(row(
+                    "token it holds",
+                    format!("{} ({})", l.token.short(), l.lock),
+                ));
+                rows.push(row(
+                    "believes valid until (its clock)",
+                    l.valid_until_local.to_string(),
+                ));
             }
             None => rows.push(row("token it holds", "none")),
         }
@@ -75,21 +103,40 @@ pub fn world_sections(w: &World) -> Vec<Section> {
             rows.push(row("network", "cut off from the coordinator"));
         }
         if !wk.prepared.is_empty() {
-            let p: Vec<String> =
-                wk.prepared.iter().map(|r| format!("{} (token {})", r.id, token(r.token.as_ref()))).collect();
+            let p: Vec<String> = wk
+                .prepared
+                .iter()
+                .map(|r| format!("{} (token {})", r.id, token(r.token.as_ref())))
+                .collect();
             rows.push(row("prepared, not yet sent", p.join(", ")));
         }
         if !wk.inbox.is_empty() {
             rows.push(row("mail waiting (paused)", wk.inbox.len().to_string()));
         }
-        out.push(Section { title: wk.name.clone(), kind: "worker".into(), rows });
+        out.push(Section {
+            title: wk.name.clone(),
+            kind: "worker".into(),
+            rows,
+        });
     }
 
     for r in &w.resources {
-        let fence = if r.kind.can_fence() { r.policy.as_str() } else { "cannot fence" };
-        let mut rows = vec![row("highest token", token(r.data.highest.as_ref())), row("value", r.data.value.clone())];
+        let fence = if r.kind.can_fence() {
+            r.policy.as_str()
+        } else {
+            "cannot fence"
+        };
+        let mut rows = vec![
+            row("highest token", token(r.data.highest.as_ref())),
+            row("value", r.data.value.clone()),
+        ];
         if !r.data.results.is_empty() {
-            let recorded: Vec<String> = r.data.results.iter().map(|(op, o)| format!("{op}: {}", o.word())).collect();
+            let recorded: Vec<String> = r
+                .data
+                .results
+                .iter()
+                .map(|(op, o)| format!("{op}: {}", o.word()))
+                .collect();
             rows.push(row("recorded results", recorded.join(", ")));
         }
         if !r.checked.is_empty() {
@@ -99,7 +146,11 @@ pub fn world_sections(w: &World) -> Vec<Section> {
         if r.data.items.len() > 1 {
             rows.push(row("items", r.data.items.join(", ")));
         }
-        out.push(Section { title: r.name.clone(), kind: format!("{} · {fence}", r.kind.name()), rows });
+        out.push(Section {
+            title: r.name.clone(),
+            kind: format!("{} · {fence}", r.kind.name()),
+            rows,
+        });
     }
     out
 }
@@ -126,7 +177,11 @@ pub fn sections(run: &Run) -> Vec<Section> {
     }
 
     let report = Report::of(run);
-    let touched: Vec<&str> = run.last_step_events().iter().filter_map(|e| e.request.as_deref()).collect();
+    let touched: Vec<&str> = run
+        .last_step_events()
+        .iter()
+        .filter_map(|e| e.request.as_deref())
+        .collect();
     let requests = report
         .requests
         .iter()
@@ -149,10 +204,18 @@ pub fn sections(run: &Run) -> Vec<Section> {
         })
         .collect::<Vec<_>>();
     if !requests.is_empty() {
-        now.push(Section { title: "requests".into(), kind: "each request's verdict".into(), rows: requests });
+        now.push(Section {
+            title: "requests".into(),
+            kind: "each request's verdict".into(),
+            rows: requests,
+        });
     }
 
-    let prev_metrics = if c > 0 { run.world_at(c - 1).map(|w| w.metrics.rows()) } else { None };
+    let prev_metrics = if c > 0 {
+        run.world_at(c - 1).map(|w| w.metrics.rows())
+    } else {
+        None
+    };
     let rows = run
         .world()
         .metrics
@@ -165,7 +228,11 @@ pub fn sections(run: &Run) -> Vec<Section> {
             changed: prev_metrics.as_ref().is_some_and(|p| p[i].1 != v),
         })
         .collect();
-    now.push(Section { title: "evidence".into(), kind: "metrics".into(), rows });
+    now.push(Section {
+        title: "evidence".into(),
+        kind: "metrics".into(),
+        rows,
+    });
     now
 }
 
@@ -178,7 +245,13 @@ mod tests {
     fn the_last_step_is_marked() {
         let s = presets::get("paused-writer").unwrap();
         let mut run = Run::new(&s, s.variants.first());
-        assert!(sections(&run).iter().flat_map(|s| &s.rows).all(|r| !r.changed), "nothing changed at step 0");
+        assert!(
+            sections(&run)
+                .iter()
+                .flat_map(|s| &s.rows)
+                .all(|r| !r.changed),
+            "nothing changed at step 0"
+        );
         run.step_forward().unwrap();
         run.step_forward().unwrap(); // the grant arrives
         let secs = sections(&run);
@@ -186,9 +259,15 @@ mod tests {
         let held = a.rows.iter().find(|r| r.label == "token it holds").unwrap();
         assert!(held.changed && held.value.starts_with("41"), "{held:?}");
         let coord = secs.iter().find(|s| s.title == "coordinator").unwrap();
-        assert!(coord.rows.iter().any(|r| r.label.ends_with("holder") && r.value.starts_with('A')));
+        assert!(coord
+            .rows
+            .iter()
+            .any(|r| r.label.ends_with("holder") && r.value.starts_with('A')));
         let ev = secs.iter().find(|s| s.title == "evidence").unwrap();
-        assert!(ev.rows.iter().any(|r| r.label == "lease acquired" && r.changed && r.value == "1"));
+        assert!(ev
+            .rows
+            .iter()
+            .any(|r| r.label == "lease acquired" && r.changed && r.value == "1"));
     }
 
     #[test]
@@ -198,6 +277,11 @@ mod tests {
         run.run_script().unwrap();
         let secs = sections(&run);
         let req = secs.iter().find(|s| s.title == "requests").unwrap();
-        assert!(req.rows.iter().any(|r| r.label.starts_with("A-stale") && r.value.contains("rejected (stale)")), "{req:?}");
+        assert!(
+            req.rows
+                .iter()
+                .any(|r| r.label.starts_with("A-stale") && r.value.contains("rejected (stale)")),
+            "{req:?}"
+        );
     }
 }

@@ -30,7 +30,7 @@ pub const COL_PAD: i32 = 4;
 const ANCHOR_W: i32 = 26;
 const MARK_W: i32 = 30;
 const LABEL_W: i32 = 84;
-pub const VERDICT_W: i32 = 120;
+pub const VERDICT_W: i32 = 140;
 /// Empty stretches longer than this are drawn compressed.
 const MAX_EMPTY_RUN: u64 = 6;
 const GAP_W: i32 = 34;
@@ -292,18 +292,39 @@ fn lanes(w: &World) -> Vec<Lane> {
     let mut out = Vec::new();
     let mut y = RULER_H;
     let mut push = |name: &str, kind: LaneKind, detail: String, h: i32, axis: i32| {
-        out.push(Lane { name: name.to_string(), kind, detail, y, h, axis: y + axis });
+        out.push(Lane {
+            name: name.to_string(),
+            kind,
+            detail,
+            y,
+            h,
+            axis: y + axis,
+        });
         y += h;
     };
     let locks = w.coordinator.locks.len();
-    let detail = if locks == 1 { "lease coordinator".to_string() } else { format!("lease coordinator · {locks} locks") };
+    let detail = if locks == 1 {
+        "lease coordinator".to_string()
+    } else {
+        format!("lease coordinator · {locks} locks")
+    };
     push("coordinator", LaneKind::Coordinator, detail, COORD_H, 30);
     for wk in &w.workers {
         push(&wk.name, LaneKind::Worker, "worker".into(), WORKER_H, 62);
     }
     for r in &w.resources {
-        let fence = if r.kind.can_fence() { r.policy.as_str() } else { "cannot fence" };
-        push(&r.name, LaneKind::Resource, format!("{} · {fence}", r.kind.name()), RESOURCE_H, 36);
+        let fence = if r.kind.can_fence() {
+            r.policy.as_str()
+        } else {
+            "cannot fence"
+        };
+        push(
+            &r.name,
+            LaneKind::Resource,
+            format!("{} · {fence}", r.kind.name()),
+            RESOURCE_H,
+            36,
+        );
     }
     out
 }
@@ -353,7 +374,9 @@ fn place(e: &Event, lane_of: &dyn Fn(&str) -> Option<usize>) -> Option<Place> {
         WriteAccepted { resource, .. }
         | WriteRejected { resource, .. }
         | WriteReplayed { resource, .. }
-        | CheckPassed { resource } => lane_of(resource).map(|l| Place::Own(l, VERDICT_W, e.request.clone())),
+        | CheckPassed { resource } => {
+            lane_of(resource).map(|l| Place::Own(l, VERDICT_W, e.request.clone()))
+        }
         Violation { resource, .. } => {
             let l = lane_of(resource)?;
             match &e.request {
@@ -361,17 +384,26 @@ fn place(e: &Event, lane_of: &dyn Fn(&str) -> Option<usize>) -> Option<Place> {
                 None => Some(Place::Anchor(l)),
             }
         }
-        Prepared { .. } | RenewalFailed { .. } | ClockJumped { .. } => own(LABEL_W),
+        Prepared { .. } => {
+            // Its label names the request and token: room for a long label.
+            let chars = e.request.as_deref().map_or(5, str::len) + 6;
+            own(LABEL_W.max(chars as i32 * 6 + 10))
+        }
+        RenewalFailed { .. } | ClockJumped { .. } => own(LABEL_W),
         LeaseGranted { .. } | LeaseExpired { .. } | FenceStarted { .. } => own(LABEL_W),
-        CoordinatorRestarted { .. } | CoordinatorRestored | CoordinatorBackedUp | FailedOver { .. } => own(LABEL_W),
+        CoordinatorRestarted { .. }
+        | CoordinatorRestored
+        | CoordinatorBackedUp
+        | FailedOver { .. } => own(LABEL_W),
         FenceRegistered { .. }
         | TransactionRefused { .. }
         | ResourceBackedUp { .. }
         | ResourceRestored { .. }
-        | ResourceRestarted { .. } => {
-            own(LABEL_W)
-        }
-        LeaseRenewed { .. } | RenewalDenied { .. } | LeaseReleased { .. } | AcquireQueued { .. } => own(MARK_W),
+        | ResourceRestarted { .. } => own(LABEL_W),
+        LeaseRenewed { .. }
+        | RenewalDenied { .. }
+        | LeaseReleased { .. }
+        | AcquireQueued { .. } => own(MARK_W),
         AcquireSent { .. }
         | LeaseAcquired { .. }
         | LeaseBeliefRenewed { .. }
@@ -429,7 +461,11 @@ impl Column {
                 return i;
             }
         }
-        v.push(Slot { key, width, offset: 0 });
+        v.push(Slot {
+            key,
+            width,
+            offset: 0,
+        });
         v.len() - 1
     }
 
@@ -440,7 +476,11 @@ impl Column {
 
     /// Count a delivery (`delivery`) or a verdict of `request` on `lane`; returns the new count.
     fn count(&mut self, lane: usize, request: &str, delivery: bool) -> usize {
-        let i = match self.seen.iter().position(|(l, r, _, _)| *l == lane && r == request) {
+        let i = match self
+            .seen
+            .iter()
+            .position(|(l, r, _, _)| *l == lane && r == request)
+        {
             Some(i) => i,
             None => {
                 self.seen.push((lane, request.to_string(), 0, 0));
@@ -458,7 +498,10 @@ impl Column {
     }
 
     fn verdicts(&self, lane: usize, request: &str) -> usize {
-        self.seen.iter().find(|(l, r, _, _)| *l == lane && r == request).map_or(0, |e| e.3)
+        self.seen
+            .iter()
+            .find(|(l, r, _, _)| *l == lane && r == request)
+            .map_or(0, |e| e.3)
     }
 
     fn finish(&mut self) {
@@ -475,7 +518,12 @@ impl Column {
     }
 
     fn x(&self, lane: usize, slot: usize) -> i32 {
-        let v = &self.slots.iter().find(|(l, _)| *l == lane).expect("placed lane").1;
+        let v = &self
+            .slots
+            .iter()
+            .find(|(l, _)| *l == lane)
+            .expect("placed lane")
+            .1;
         let s = &v[slot];
         self.x0 + COL_PAD + s.offset + s.width / 2
     }
@@ -492,10 +540,9 @@ impl<K, V> Default for VecMap<K, V> {
 }
 
 impl<K: PartialEq, V> VecMap<K, V> {
-    fn pos<Q: ?Sized>(&self, k: &Q) -> Option<usize>
+    fn pos<Q: ?Sized + PartialEq>(&self, k: &Q) -> Option<usize>
     where
         K: std::borrow::Borrow<Q>,
-        Q: PartialEq,
     {
         self.0.iter().position(|(x, _)| x.borrow() == k)
     }
@@ -581,7 +628,13 @@ pub fn layout(run: &Run) -> Timeline {
     let lane_of = |name: &str| lanes.iter().position(|l| l.name == name);
     let cursor = run.cursor();
     let events = run.events();
-    let step_start = |s: usize| if s == 0 { 0 } else { run.events_end(s - 1).unwrap_or(0) };
+    let step_start = |s: usize| {
+        if s == 0 {
+            0
+        } else {
+            run.events_end(s - 1).unwrap_or(0)
+        }
+    };
     let step_end = |s: usize| run.events_end(s).unwrap_or(events.len()).min(events.len());
     let last_start = step_start(cursor);
 
@@ -592,13 +645,21 @@ pub fn layout(run: &Run) -> Timeline {
     let mut attach: Vec<(usize, usize, String)> = Vec::new();
     let column = |cols: &mut Vec<Column>, tick: Tick, step: usize| -> usize {
         if cols.last().is_none_or(|c| (c.tick, c.step) != (tick, step)) {
-            cols.push(Column { tick, step, ..Default::default() });
+            cols.push(Column {
+                tick,
+                step,
+                ..Default::default()
+            });
         }
         cols.len() - 1
     };
     for s in 1..=cursor {
-        for k in step_start(s)..step_end(s) {
-            let e = &events[k];
+        for (k, e) in events
+            .iter()
+            .enumerate()
+            .take(step_end(s))
+            .skip(step_start(s))
+        {
             let ci = column(&mut cols, e.tick, s);
             let col = &mut cols[ci];
             let at = match place(e, &lane_of) {
@@ -658,9 +719,17 @@ pub fn layout(run: &Run) -> Timeline {
             let until = cols.get(next).map_or(now + 1, |c| c.tick.min(now + 1));
             t = until.max(a + 1);
             let n = t - a;
-            let width = if n <= MAX_EMPTY_RUN { n as i32 * EMPTY_TICK } else { 4 * EMPTY_TICK + GAP_W };
+            let width = if n <= MAX_EMPTY_RUN {
+                n as i32 * EMPTY_TICK
+            } else {
+                4 * EMPTY_TICK + GAP_W
+            };
             if n > MAX_EMPTY_RUN {
-                gaps.push(Gap { x0: x + 2 * EMPTY_TICK, x1: x + 2 * EMPTY_TICK + GAP_W, ticks: n });
+                gaps.push(Gap {
+                    x0: x + 2 * EMPTY_TICK,
+                    x1: x + 2 * EMPTY_TICK + GAP_W,
+                    ticks: n,
+                });
             }
             x += width;
         }
@@ -681,11 +750,20 @@ pub fn layout(run: &Run) -> Timeline {
         let end = (c.x0 + c.width).max(prev_end);
         match steps.last_mut() {
             Some(b) if b.step == c.step => b.x1 = end,
-            _ => steps.push(StepBand { step: c.step, x0: prev_end, x1: end, current: c.step == cursor }),
+            _ => steps.push(StepBand {
+                step: c.step,
+                x0: prev_end,
+                x1: end,
+                current: c.step == cursor,
+            }),
         }
         prev_end = end;
     }
-    let band_end = |s: usize| steps.get(s.wrapping_sub(1)).map_or(LEFT, |b: &StepBand| b.x1);
+    let band_end = |s: usize| {
+        steps
+            .get(s.wrapping_sub(1))
+            .map_or(LEFT, |b: &StepBand| b.x1)
+    };
 
     // 3. Walk the events, drawing as we go.
     let mut tl = Timeline {
@@ -729,8 +807,12 @@ pub fn layout(run: &Run) -> Timeline {
     };
 
     for s in 1..=cursor {
-        for k in step_start(s)..step_end(s) {
-            let e = &events[k];
+        for (k, e) in events
+            .iter()
+            .enumerate()
+            .take(step_end(s))
+            .skip(step_start(s))
+        {
             let x = spot_x(&spots[k]);
             let lane = spots[k].at.map(|a| a.0);
             let recent = k >= last_start && cursor > 0;
@@ -743,14 +825,31 @@ pub fn layout(run: &Run) -> Timeline {
                     if let (Some(from), Some(to), Some(id)) = (actor, lane_of(to), e.message) {
                         msgs.insert(
                             id,
-                            MsgStart { from, to, x0: x, what: what.clone(), title: title.clone(), step: s, holds: vec![] },
+                            MsgStart {
+                                from,
+                                to,
+                                x0: x,
+                                what: what.clone(),
+                                title: title.clone(),
+                                step: s,
+                                holds: vec![],
+                            },
                         );
                     }
                 }
                 Delivered { .. } => {
                     if let Some(m) = e.message.and_then(|id| msgs.remove(&id)) {
                         let (y0, y1) = endpoints(&lanes, m.from, m.to);
-                        push_arrow(&mut tl, e.message.unwrap_or(0), &m, x, y0, y1, ArrowState::Delivered, recent || m.step == cursor);
+                        push_arrow(
+                            &mut tl,
+                            e.message.unwrap_or(0),
+                            &m,
+                            x,
+                            y0,
+                            y1,
+                            ArrowState::Delivered,
+                            recent || m.step == cursor,
+                        );
                     }
                 }
                 LostAtCrashedNode { .. } => {
@@ -764,7 +863,16 @@ pub fn layout(run: &Run) -> Timeline {
                         let (y0, y1) = endpoints(&lanes, m.from, m.to);
                         let ymid = (y0 + y1) / 2;
                         let xd = x.max(m.x0 + 12);
-                        push_arrow(&mut tl, e.message.unwrap_or(0), &m, xd, y0, ymid, ArrowState::Dropped, recent || m.step == cursor);
+                        push_arrow(
+                            &mut tl,
+                            e.message.unwrap_or(0),
+                            &m,
+                            xd,
+                            y0,
+                            ymid,
+                            ArrowState::Dropped,
+                            recent || m.step == cursor,
+                        );
                         if let Some(a) = tl.arrows.last_mut() {
                             a.title = format!("{} — dropped ({why})", a.title);
                         }
@@ -791,39 +899,76 @@ pub fn layout(run: &Run) -> Timeline {
                             to: m.to,
                             x0: m.x0,
                             what: m.what.clone(),
-                            title: format!("{} (copy #{copy}, duplicated at t={})", m.title, e.tick),
+                            title: format!(
+                                "{} (copy #{copy}, duplicated at t={})",
+                                m.title, e.tick
+                            ),
                             step: s,
                             holds: vec![x],
                         };
                         msgs.insert(*copy, c);
                     }
                 }
-                WriteAccepted { .. } | WriteRejected { .. } | WriteReplayed { .. } | CheckPassed { .. } => {
+                WriteAccepted { .. }
+                | WriteRejected { .. }
+                | WriteReplayed { .. }
+                | CheckPassed { .. } => {
                     let Some(l) = lane else { continue };
-                    let tokstr = |t: &Option<crate::sim::token::Token>| t.as_ref().map_or("none".to_string(), |t| t.short());
+                    let tokstr = |t: &Option<crate::sim::token::Token>| {
+                        t.as_ref().map_or("none".to_string(), |t| t.short())
+                    };
                     let (kind, outcome, highest) = match &e.kind {
-                        WriteAccepted { highest, no_op: true, .. } => {
-                            (VerdictKind::NoOp, "accepted (no change)".to_string(), tokstr(highest))
-                        }
-                        WriteAccepted { highest, .. } => (VerdictKind::Accepted, "accepted".to_string(), tokstr(highest)),
-                        WriteRejected { reason, highest, .. } => {
-                            (VerdictKind::Rejected, format!("rejected: {}", reason.as_str()), tokstr(highest))
-                        }
+                        WriteAccepted {
+                            highest,
+                            no_op: true,
+                            ..
+                        } => (
+                            VerdictKind::NoOp,
+                            "accepted (no change)".to_string(),
+                            tokstr(highest),
+                        ),
+                        WriteAccepted { highest, .. } => (
+                            VerdictKind::Accepted,
+                            "accepted".to_string(),
+                            tokstr(highest),
+                        ),
+                        WriteRejected {
+                            reason, highest, ..
+                        } => (
+                            VerdictKind::Rejected,
+                            format!("rejected: {}", reason.as_str()),
+                            tokstr(highest),
+                        ),
                         WriteReplayed { recorded, resource } => (
                             VerdictKind::Replayed,
                             format!("replayed ({recorded})"),
-                            highest_now.get(resource).cloned().unwrap_or_else(|| "none".into()),
+                            highest_now
+                                .get(resource)
+                                .cloned()
+                                .unwrap_or_else(|| "none".into()),
                         ),
                         CheckPassed { resource } => (
                             VerdictKind::Checked,
-                            "check passed, not written".to_string(),
-                            highest_now.get(resource).cloned().unwrap_or_else(|| "none".into()),
+                            "check passed".to_string(),
+                            highest_now
+                                .get(resource)
+                                .cloned()
+                                .unwrap_or_else(|| "none".into()),
                         ),
                         _ => unreachable!("matched above"),
                     };
-                    if let WriteAccepted { resource, .. } | WriteRejected { resource, .. } = &e.kind {
+                    if let WriteAccepted { resource, .. } | WriteRejected { resource, .. } = &e.kind
+                    {
                         highest_now.insert(resource.clone(), highest.clone());
                     }
+                    let fenced = world
+                        .resource(&lanes[l].name)
+                        .is_some_and(|r| r.is_fenced());
+                    let highest = if fenced {
+                        highest
+                    } else {
+                        "— (tokens ignored)".to_string()
+                    };
                     tl.verdicts.push(Verdict {
                         x,
                         y: lanes[l].axis,
@@ -837,11 +982,16 @@ pub fn layout(run: &Run) -> Timeline {
                         recent,
                     });
                 }
-                Violation { kind, resource, detail } => {
+                Violation {
+                    kind,
+                    resource,
+                    detail,
+                } => {
                     if let Some(l) = lane {
+                        // Beside the verdict it concerns, clear of the arrow coming in.
                         tl.violations.push(ViolationMark {
-                            x,
-                            y: lanes[l].y + 12,
+                            x: x + 28,
+                            y: lanes[l].axis,
                             resource: resource.clone(),
                             kind: kind.as_str().to_string(),
                             explain: kind.explain().to_string(),
@@ -853,31 +1003,70 @@ pub fn layout(run: &Run) -> Timeline {
                 }
                 LeaseGranted { lock, .. } => {
                     // The grant message that follows names the new holder.
-                    let holder = events[k + 1..step_end(s)].iter().find_map(|n| match &n.kind {
-                        Sent { to, what } if n.actor == "coordinator" && what.starts_with("grant") && n.generation == e.generation => {
-                            Some(to.clone())
-                        }
-                        _ => None,
-                    });
+                    let holder = events[k + 1..step_end(s)]
+                        .iter()
+                        .find_map(|n| match &n.kind {
+                            Sent { to, what }
+                                if n.actor == "coordinator"
+                                    && what.starts_with("grant")
+                                    && n.generation == e.generation =>
+                            {
+                                Some(to.clone())
+                            }
+                            _ => None,
+                        });
                     if let Some((l, o)) = holders.remove(lock) {
                         close(&mut tl, l, BarKind::Holder, o, x, s);
                     }
                     if let Some(h) = holder.as_deref().and_then(&lane_of) {
-                        holders.insert(lock.clone(), (h, holder_open(x, lock, &lanes[h].name, tok.as_deref(), s)));
+                        holders.insert(
+                            lock.clone(),
+                            (h, holder_open(x, lock, &lanes[h].name, tok.as_deref(), s)),
+                        );
                     }
-                    mark(&mut tl, lane, x, &lanes, "◆", format!("grant {}", tok.as_deref().unwrap_or("")), title, "m-grant", recent);
+                    mark(
+                        &mut tl,
+                        lane,
+                        x,
+                        &lanes,
+                        "◆",
+                        format!("grant {}", tok.as_deref().unwrap_or("")),
+                        title,
+                        "m-grant",
+                        recent,
+                    );
                 }
                 LeaseExpired { lock, holder } => {
                     if let Some((l, o)) = holders.remove(lock) {
                         close(&mut tl, l, BarKind::Holder, o, x, s);
                     }
-                    mark(&mut tl, lane, x, &lanes, "⌛", format!("expire {holder}"), title, "m-expire", recent);
+                    mark(
+                        &mut tl,
+                        lane,
+                        x,
+                        &lanes,
+                        "◷",
+                        format!("expire {holder}"),
+                        title,
+                        "m-expire",
+                        recent,
+                    );
                 }
                 LeaseReleased { lock } => {
                     if let Some((l, o)) = holders.remove(lock) {
                         close(&mut tl, l, BarKind::Holder, o, x, s);
                     }
-                    mark(&mut tl, lane, x, &lanes, "⏏", String::new(), title, "m-minor", recent);
+                    mark(
+                        &mut tl,
+                        lane,
+                        x,
+                        &lanes,
+                        "⇡",
+                        String::new(),
+                        title,
+                        "m-minor",
+                        recent,
+                    );
                 }
                 CoordinatorRestarted { persisted } => {
                     if !persisted {
@@ -885,23 +1074,105 @@ pub fn layout(run: &Run) -> Timeline {
                             close(&mut tl, l, BarKind::Holder, o, x, s);
                         }
                     }
-                    let label = if *persisted { "restart" } else { "restart, state lost" };
-                    mark(&mut tl, lane, x, &lanes, "⟳", label.into(), title, "m-node", recent);
+                    let label = if *persisted {
+                        "restart"
+                    } else {
+                        "restart, state lost"
+                    };
+                    mark(
+                        &mut tl,
+                        lane,
+                        x,
+                        &lanes,
+                        "↻",
+                        label.into(),
+                        title,
+                        "m-node",
+                        recent,
+                    );
                 }
                 CoordinatorRestored => {
                     for (_, (l, o)) in std::mem::take(&mut holders) {
                         close(&mut tl, l, BarKind::Holder, o, x, s);
                     }
-                    mark(&mut tl, lane, x, &lanes, "⟲", "restored".into(), title, "m-node", recent);
+                    mark(
+                        &mut tl,
+                        lane,
+                        x,
+                        &lanes,
+                        "↺",
+                        "restored".into(),
+                        title,
+                        "m-node",
+                        recent,
+                    );
                 }
-                CoordinatorBackedUp => mark(&mut tl, lane, x, &lanes, "⛁", "backup".into(), title, "m-minor", recent),
-                FailedOver { replica } => {
-                    mark(&mut tl, lane, x, &lanes, "⇄", format!("fail-over → {}", replica + 1), title, "m-node", recent)
-                }
-                FenceStarted { .. } => mark(&mut tl, lane, x, &lanes, "⛨", "fence first".into(), title, "m-minor", recent),
-                LeaseRenewed { .. } => mark(&mut tl, lane, x, &lanes, "↻", String::new(), title, "m-minor", recent),
-                RenewalDenied { .. } => mark(&mut tl, lane, x, &lanes, "⊘", String::new(), title, "m-warn", recent),
-                AcquireQueued { .. } => mark(&mut tl, lane, x, &lanes, "⋯", String::new(), title, "m-minor", recent),
+                CoordinatorBackedUp => mark(
+                    &mut tl,
+                    lane,
+                    x,
+                    &lanes,
+                    "▤",
+                    "backup".into(),
+                    title,
+                    "m-minor",
+                    recent,
+                ),
+                FailedOver { replica } => mark(
+                    &mut tl,
+                    lane,
+                    x,
+                    &lanes,
+                    "⇄",
+                    format!("fail-over → {}", replica + 1),
+                    title,
+                    "m-node",
+                    recent,
+                ),
+                FenceStarted { .. } => mark(
+                    &mut tl,
+                    lane,
+                    x,
+                    &lanes,
+                    "▣",
+                    "fence first".into(),
+                    title,
+                    "m-minor",
+                    recent,
+                ),
+                LeaseRenewed { .. } => mark(
+                    &mut tl,
+                    lane,
+                    x,
+                    &lanes,
+                    "⊕",
+                    String::new(),
+                    title,
+                    "m-minor",
+                    recent,
+                ),
+                RenewalDenied { .. } => mark(
+                    &mut tl,
+                    lane,
+                    x,
+                    &lanes,
+                    "⊘",
+                    String::new(),
+                    title,
+                    "m-warn",
+                    recent,
+                ),
+                AcquireQueued { .. } => mark(
+                    &mut tl,
+                    lane,
+                    x,
+                    &lanes,
+                    "⋯",
+                    String::new(),
+                    title,
+                    "m-minor",
+                    recent,
+                ),
                 LeaseAcquired { lock, .. } => {
                     if let Some(l) = actor {
                         if let Some(o) = beliefs.remove(&l) {
@@ -917,15 +1188,29 @@ pub fn layout(run: &Run) -> Timeline {
                         }
                     }
                     match &e.kind {
-                        RenewalFailed { .. } => {
-                            mark(&mut tl, lane, x, &lanes, "⊘", "renewal failed".into(), title, "m-warn", recent)
-                        }
+                        RenewalFailed { .. } => mark(
+                            &mut tl,
+                            lane,
+                            x,
+                            &lanes,
+                            "⊘",
+                            "renewal failed".into(),
+                            title,
+                            "m-warn",
+                            recent,
+                        ),
                         Crashed => {
                             if let Some(l) = actor {
                                 if let Some((kind, o)) = status.remove(&l) {
                                     close(&mut tl, l, kind, o, x, s);
                                 }
-                                status.insert(l, (BarKind::Crashed, status_open(x, BarKind::Crashed, &e.actor, s)));
+                                status.insert(
+                                    l,
+                                    (
+                                        BarKind::Crashed,
+                                        status_open(x, BarKind::Crashed, &e.actor, s),
+                                    ),
+                                );
                             }
                         }
                         _ => {}
@@ -936,7 +1221,13 @@ pub fn layout(run: &Run) -> Timeline {
                         if let Some((kind, o)) = status.remove(&l) {
                             close(&mut tl, l, kind, o, x, s);
                         }
-                        status.insert(l, (BarKind::Paused, status_open(x, BarKind::Paused, &e.actor, s)));
+                        status.insert(
+                            l,
+                            (
+                                BarKind::Paused,
+                                status_open(x, BarKind::Paused, &e.actor, s),
+                            ),
+                        );
                     }
                 }
                 Resumed | Restarted => {
@@ -961,22 +1252,88 @@ pub fn layout(run: &Run) -> Timeline {
                     }
                 }
                 Prepared { .. } => {
-                    let label = format!("{} · {}", e.request.as_deref().unwrap_or("write"), tok.as_deref().unwrap_or("no token"));
-                    mark(&mut tl, lane, x, &lanes, "✎", label, title, "m-prepare", recent);
+                    let label = format!(
+                        "{} · {}",
+                        e.request.as_deref().unwrap_or("write"),
+                        tok.as_deref().unwrap_or("no token")
+                    );
+                    mark(
+                        &mut tl,
+                        lane,
+                        x,
+                        &lanes,
+                        "✎",
+                        label,
+                        title,
+                        "m-prepare",
+                        recent,
+                    );
                 }
-                ClockJumped { by, .. } => mark(&mut tl, lane, x, &lanes, "⏱", format!("clock {by:+}"), title, "m-warn", recent),
+                ClockJumped { by, .. } => mark(
+                    &mut tl,
+                    lane,
+                    x,
+                    &lanes,
+                    "◔",
+                    format!("clock {by:+}"),
+                    title,
+                    "m-warn",
+                    recent,
+                ),
                 FenceRegistered { highest, resource } => {
                     let h = highest.as_ref().map_or("none".to_string(), |t| t.short());
                     highest_now.insert(resource.clone(), h.clone());
-                    mark(&mut tl, lane, x, &lanes, "⛨", format!("fence → {h}"), title, "m-minor", recent)
+                    mark(
+                        &mut tl,
+                        lane,
+                        x,
+                        &lanes,
+                        "▣",
+                        format!("fence → {h}"),
+                        title,
+                        "m-minor",
+                        recent,
+                    )
                 }
-                ResourceBackedUp { .. } => mark(&mut tl, lane, x, &lanes, "⛁", "backup".into(), title, "m-minor", recent),
-                ResourceRestored { highest, resource, .. } => {
+                ResourceBackedUp { .. } => mark(
+                    &mut tl,
+                    lane,
+                    x,
+                    &lanes,
+                    "▤",
+                    "backup".into(),
+                    title,
+                    "m-minor",
+                    recent,
+                ),
+                ResourceRestored {
+                    highest, resource, ..
+                } => {
                     let h = highest.as_ref().map_or("none".to_string(), |t| t.short());
                     highest_now.insert(resource.clone(), h.clone());
-                    mark(&mut tl, lane, x, &lanes, "⟲", format!("restored, hi {h}"), title, "m-node", recent)
+                    mark(
+                        &mut tl,
+                        lane,
+                        x,
+                        &lanes,
+                        "↺",
+                        format!("restored, hi {h}"),
+                        title,
+                        "m-node",
+                        recent,
+                    )
                 }
-                ResourceRestarted { .. } => mark(&mut tl, lane, x, &lanes, "⟳", "restart".into(), title, "m-node", recent),
+                ResourceRestarted { .. } => mark(
+                    &mut tl,
+                    lane,
+                    x,
+                    &lanes,
+                    "↻",
+                    "restart".into(),
+                    title,
+                    "m-node",
+                    recent,
+                ),
                 _ => {}
             }
         }
@@ -985,20 +1342,30 @@ pub fn layout(run: &Run) -> Timeline {
         let Some(w) = run.world_at(s) else { continue };
         let xe = band_end(s);
         for (name, l) in &w.coordinator.locks {
-            let truth = l.holder.as_ref().and_then(|h| lane_of(&h.worker).map(|lane| (lane, h.token.short())));
+            let truth = l
+                .holder
+                .as_ref()
+                .and_then(|h| lane_of(&h.worker).map(|lane| (lane, h.token.short())));
             let ours = holders.get(name).map(|(lane, o)| (*lane, o.key.clone()));
             if truth.as_ref().map(|(l, t)| (*l, t.clone())) != ours {
                 if let Some((lane, o)) = holders.remove(name) {
                     close(&mut tl, lane, BarKind::Holder, o, xe, s);
                 }
                 if let Some((lane, t)) = truth {
-                    holders.insert(name.clone(), (lane, holder_open(xe, name, &lanes[lane].name, Some(&t), s)));
+                    holders.insert(
+                        name.clone(),
+                        (lane, holder_open(xe, name, &lanes[lane].name, Some(&t), s)),
+                    );
                 }
             }
         }
         for wk in &w.workers {
             let Some(l) = lane_of(&wk.name) else { continue };
-            let truth = wk.lease.as_ref().filter(|_| wk.status != Status::Crashed).map(|le| le.token.short());
+            let truth = wk
+                .lease
+                .as_ref()
+                .filter(|_| wk.status != Status::Crashed)
+                .map(|le| le.token.short());
             let ours = beliefs.get(&l).map(|o| o.key.clone());
             if truth != ours {
                 if let Some(o) = beliefs.remove(&l) {
@@ -1046,7 +1413,9 @@ pub fn layout(run: &Run) -> Timeline {
         close(&mut tl, l, BarKind::CutOff, o, now_x, usize::MAX);
     }
     for env in &world.network.in_flight {
-        let Some(m) = msgs.remove(&env.id) else { continue };
+        let Some(m) = msgs.remove(&env.id) else {
+            continue;
+        };
         let (y0, y1) = endpoints(&lanes, m.from, m.to);
         let held = env.is_held(now);
         let frac = if held {
@@ -1056,18 +1425,44 @@ pub fn layout(run: &Run) -> Timeline {
             (now.saturating_sub(env.sent_at) as f64 / total).clamp(0.2, 0.8)
         };
         let y = y0 + ((y1 - y0) as f64 * frac) as i32;
-        let state = if held { ArrowState::Held } else { ArrowState::InFlight };
+        let state = if held {
+            ArrowState::Held
+        } else {
+            ArrowState::InFlight
+        };
         push_arrow(&mut tl, env.id, &m, now_x, y0, y, state, true);
         if let Some(a) = tl.arrows.last_mut() {
-            a.title = format!("{} — {} (due t={})", a.title, if held { "held" } else { "in flight" }, env.due_at);
+            a.title = format!(
+                "{} — {} (due t={})",
+                a.title,
+                if held { "held" } else { "in flight" },
+                env.due_at
+            );
             a.recent = m.step == cursor;
         }
     }
 
+    spread_pending(&mut tl.arrows);
     tl.overlaps = overlaps(&tl, &lanes);
     tl.steps = steps;
     tl.lanes = lanes;
     tl
+}
+
+/// Messages still in flight all end at "now": move their ends apart so their labels do not
+/// print over each other.
+fn spread_pending(arrows: &mut [Arrow]) {
+    let mut pending: Vec<usize> = (0..arrows.len())
+        .filter(|&i| matches!(arrows[i].state, ArrowState::InFlight | ArrowState::Held))
+        .collect();
+    pending.sort_by_key(|&i| (arrows[i].y1, arrows[i].id));
+    let mut last = i32::MIN / 2;
+    for i in pending {
+        if arrows[i].y1 < last + 16 {
+            arrows[i].y1 = last + 16;
+        }
+        last = arrows[i].y1;
+    }
 }
 
 fn thin_labels(labels: Vec<TickLabel>) -> Vec<TickLabel> {
@@ -1083,23 +1478,67 @@ fn thin_labels(labels: Vec<TickLabel>) -> Vec<TickLabel> {
 fn endpoints(lanes: &[Lane], from: usize, to: usize) -> (i32, i32) {
     let (a, b) = (lanes[from].axis, lanes[to].axis);
     // Stop short of a verdict glyph on the receiving axis.
-    let pad = if lanes[to].kind == LaneKind::Resource { 12 } else { 3 };
-    let y1 = if b > a { b - pad } else if b < a { b + pad } else { b };
+    let pad = if lanes[to].kind == LaneKind::Resource {
+        12
+    } else {
+        3
+    };
+    let y1 = if b > a {
+        b - pad
+    } else if b < a {
+        b + pad
+    } else {
+        b
+    };
     (a, y1)
 }
 
 #[allow(clippy::too_many_arguments)]
-fn push_arrow(tl: &mut Timeline, id: u32, m: &MsgStart, x1: i32, y0: i32, y1: i32, state: ArrowState, recent: bool) {
-    let kind = m.what.split_whitespace().next().unwrap_or("message").to_string();
-    let label = if matches!(kind.as_str(), "write" | "grant" | "fence") { short_label(&m.what) } else { String::new() };
-    tl.arrows.push(Arrow { id, x0: m.x0, y0, x1, y1, state, kind, label, title: m.title.clone(), recent });
+fn push_arrow(
+    tl: &mut Timeline,
+    id: u32,
+    m: &MsgStart,
+    x1: i32,
+    y0: i32,
+    y1: i32,
+    state: ArrowState,
+    recent: bool,
+) {
+    let kind = m
+        .what
+        .split_whitespace()
+        .next()
+        .unwrap_or("message")
+        .to_string();
+    // Writes carry the story; a grant is labelled on the coordinator's lane already.
+    let label = if matches!(kind.as_str(), "write" | "fence") {
+        short_label(&m.what)
+    } else {
+        String::new()
+    };
+    tl.arrows.push(Arrow {
+        id,
+        x0: m.x0,
+        y0,
+        x1,
+        y1,
+        state,
+        kind,
+        label,
+        title: m.title.clone(),
+        recent,
+    });
     for &hx in &m.holds {
-        let f = if x1 == m.x0 { 0.5 } else { ((hx - m.x0) as f64 / (x1 - m.x0) as f64).clamp(0.0, 1.0) };
+        let f = if x1 == m.x0 {
+            0.5
+        } else {
+            ((hx - m.x0) as f64 / (x1 - m.x0) as f64).clamp(0.0, 1.0)
+        };
         let y = y0 + ((y1 - y0) as f64 * f) as i32;
         tl.marks.push(Mark {
             x: hx.clamp(m.x0.min(x1), m.x0.max(x1)),
             y,
-            glyph: "⏸".into(),
+            glyph: "‖".into(),
             label: String::new(),
             title: format!("held in the network: {}", m.what),
             class: "m-held",
@@ -1113,7 +1552,13 @@ fn short_label(what: &str) -> String {
     let tok = what
         .find("(token ")
         .map(|i| what[i + 7..].trim_end_matches(')').to_string())
-        .unwrap_or_else(|| if what.contains("no token") { "no token".into() } else { String::new() });
+        .unwrap_or_else(|| {
+            if what.contains("no token") {
+                "no token".into()
+            } else {
+                String::new()
+            }
+        });
     let mut words = what.split_whitespace();
     match words.next() {
         Some("write") => format!("{} · {tok}", words.next().unwrap_or("")),
@@ -1152,7 +1597,14 @@ fn status_open(x: i32, kind: BarKind, worker: &str, step: usize) -> Open {
         BarKind::Crashed => ("✕ crashed", format!("{worker} has crashed: its lease and prepared work are gone")),
         _ => ("cut off", format!("{worker} is cut off from the coordinator")),
     };
-    Open { x0: x, lock: String::new(), label: label.into(), title, step, key: String::new() }
+    Open {
+        x0: x,
+        lock: String::new(),
+        label: label.into(),
+        title,
+        step,
+        key: String::new(),
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -1168,7 +1620,15 @@ fn mark(
     recent: bool,
 ) {
     let Some(l) = lane else { return };
-    tl.marks.push(Mark { x, y: lanes[l].axis, glyph: glyph.into(), label, title, class, recent });
+    tl.marks.push(Mark {
+        x,
+        y: lanes[l].axis,
+        glyph: glyph.into(),
+        label,
+        title,
+        class,
+        recent,
+    });
 }
 
 /// An event as a tooltip: `t=12 · coordinator grants report-lock… [token 42]`.
@@ -1178,13 +1638,21 @@ pub fn describe(e: &Event) -> String {
         Some(t) if !described => format!(" [token {t}]"),
         _ => String::new(),
     };
-    let actor = if e.actor == "network" { "the network".to_string() } else { e.actor.clone() };
+    let actor = if e.actor == "network" {
+        "the network".to_string()
+    } else {
+        e.actor.clone()
+    };
     format!("t={} · {actor} {}{tok}", e.tick, e.kind)
 }
 
 /// Overlapping beliefs: where two workers' belief bars on the same lock cover the same x.
 fn overlaps(tl: &Timeline, lanes: &[Lane]) -> Vec<OverlapMark> {
-    let beliefs: Vec<&Bar> = tl.bars.iter().filter(|b| b.kind == BarKind::Belief).collect();
+    let beliefs: Vec<&Bar> = tl
+        .bars
+        .iter()
+        .filter(|b| b.kind == BarKind::Belief)
+        .collect();
     let mut out = Vec::new();
     for (i, a) in beliefs.iter().enumerate() {
         for b in &beliefs[i + 1..] {
@@ -1202,7 +1670,14 @@ fn overlaps(tl: &Timeline, lanes: &[Lane]) -> Vec<OverlapMark> {
             );
             for bar in [a, b] {
                 let l = &lanes[bar.lane];
-                out.push(OverlapMark { lane: bar.lane, x0, x1, y: overlap_y(l), h: 7, title: title.clone() });
+                out.push(OverlapMark {
+                    lane: bar.lane,
+                    x0,
+                    x1,
+                    y: overlap_y(l),
+                    h: 7,
+                    title: title.clone(),
+                });
             }
         }
     }
@@ -1250,7 +1725,11 @@ mod tests {
     fn paused_writer_is_drawn_with_a_rejected_stale_write() {
         let run = run_to_end("paused-writer", 0);
         let tl = layout(&run);
-        let stale = tl.verdicts.iter().find(|v| v.request == "A-stale").expect("A's verdict");
+        let stale = tl
+            .verdicts
+            .iter()
+            .find(|v| v.request == "A-stale")
+            .expect("A's verdict");
         assert_eq!(stale.kind, VerdictKind::Rejected);
         assert_eq!(stale.outcome, "rejected: stale");
         assert_eq!((stale.token.as_str(), stale.highest.as_str()), ("41", "42"));
@@ -1261,36 +1740,81 @@ mod tests {
         // A pause band, and both views of the lease on each worker.
         let a = tl.lanes.iter().position(|l| l.name == "A").unwrap();
         let bl = tl.lanes.iter().position(|l| l.name == "B").unwrap();
-        assert!(tl.bars.iter().any(|x| x.lane == a && x.kind == BarKind::Paused));
+        assert!(tl
+            .bars
+            .iter()
+            .any(|x| x.lane == a && x.kind == BarKind::Paused));
         for lane in [a, bl] {
-            assert!(tl.bars.iter().any(|x| x.lane == lane && x.kind == BarKind::Holder), "holder bar on {lane}");
-            assert!(tl.bars.iter().any(|x| x.lane == lane && x.kind == BarKind::Belief), "belief bar on {lane}");
+            assert!(
+                tl.bars
+                    .iter()
+                    .any(|x| x.lane == lane && x.kind == BarKind::Holder),
+                "holder bar on {lane}"
+            );
+            assert!(
+                tl.bars
+                    .iter()
+                    .any(|x| x.lane == lane && x.kind == BarKind::Belief),
+                "belief bar on {lane}"
+            );
         }
         // The coordinator's view of A ends before B's begins; A's belief outlives it.
-        let holder_a = tl.bars.iter().find(|x| x.lane == a && x.kind == BarKind::Holder).unwrap();
-        let belief_a = tl.bars.iter().find(|x| x.lane == a && x.kind == BarKind::Belief).unwrap();
-        let holder_b = tl.bars.iter().find(|x| x.lane == bl && x.kind == BarKind::Holder).unwrap();
+        let holder_a = tl
+            .bars
+            .iter()
+            .find(|x| x.lane == a && x.kind == BarKind::Holder)
+            .unwrap();
+        let belief_a = tl
+            .bars
+            .iter()
+            .find(|x| x.lane == a && x.kind == BarKind::Belief)
+            .unwrap();
+        let holder_b = tl
+            .bars
+            .iter()
+            .find(|x| x.lane == bl && x.kind == BarKind::Holder)
+            .unwrap();
         assert!(holder_a.x1 <= holder_b.x0);
-        assert!(belief_a.x1 > holder_b.x0, "A still believes after B is granted");
+        assert!(
+            belief_a.x1 > holder_b.x0,
+            "A still believes after B is granted"
+        );
         // …so the overlap is marked on both lanes, as the model says.
         assert!(!run.world().overlaps.is_empty());
-        assert!(tl.overlaps.iter().any(|o| o.lane == a) && tl.overlaps.iter().any(|o| o.lane == bl));
+        assert!(
+            tl.overlaps.iter().any(|o| o.lane == a) && tl.overlaps.iter().any(|o| o.lane == bl)
+        );
         // Every message was delivered by the end.
         assert!(tl.arrows.iter().all(|x| x.state == ArrowState::Delivered));
-        assert!(tl.arrows.iter().any(|x| x.kind == "write" && x.label == "A-stale · 41"));
+        assert!(tl
+            .arrows
+            .iter()
+            .any(|x| x.kind == "write" && x.label == "A-stale · 41"));
     }
 
     #[test]
     fn unfenced_marks_the_violation() {
         let s = paused_writer();
-        let i = s.variants.iter().position(|v| v.name == "unfenced").unwrap();
+        let i = s
+            .variants
+            .iter()
+            .position(|v| v.name == "unfenced")
+            .unwrap();
         let tl = layout(&run_to_end("paused-writer", i));
         let v = tl.violations.first().expect("a violation marker");
         assert_eq!(v.kind, "stale_overwrite");
-        assert!(v.aria_label().contains("stale overwrite"), "{}", v.aria_label());
+        assert!(
+            v.aria_label().contains("stale overwrite"),
+            "{}",
+            v.aria_label()
+        );
         let verdict = tl.verdicts.iter().find(|x| x.request == "A-stale").unwrap();
         assert_eq!(verdict.kind, VerdictKind::Accepted);
-        assert_eq!(v.x, verdict.x, "the marker sits above the verdict that broke the rule");
+        assert_eq!(
+            v.x,
+            verdict.x + 28,
+            "the marker sits beside the verdict that broke the rule"
+        );
     }
 
     #[test]
@@ -1307,10 +1831,36 @@ mod tests {
         assert_eq!(tl.current_step().unwrap().step, run.cursor());
         for v in tl.verdicts.windows(2) {
             if v[0].y == v[1].y {
-                assert!(v[1].x - v[0].x >= VERDICT_W, "verdicts on one lane keep apart");
+                assert!(
+                    v[1].x - v[0].x >= VERDICT_W,
+                    "verdicts on one lane keep apart"
+                );
             }
         }
         assert!(tl.now_x >= tl.steps.last().unwrap().x1);
+    }
+
+    #[test]
+    fn pending_messages_do_not_share_an_end() {
+        let s = presets::get("sandbox").unwrap();
+        let mut run = Run::new(&s, None);
+        for w in &s.workers {
+            run.act(Action::Acquire {
+                worker: w.name.clone(),
+                lock: None,
+            })
+            .unwrap();
+        }
+        let tl = layout(&run);
+        let mut ends: Vec<i32> = tl
+            .arrows
+            .iter()
+            .filter(|a| a.state == ArrowState::InFlight)
+            .map(|a| a.y1)
+            .collect();
+        assert_eq!(ends.len(), s.workers.len());
+        ends.sort();
+        assert!(ends.windows(2).all(|w| w[1] - w[0] >= 16), "{ends:?}");
     }
 
     #[test]
@@ -1323,13 +1873,20 @@ mod tests {
         assert_eq!(a.state, ArrowState::InFlight);
         assert_eq!(a.x1, tl.now_x);
         let id = run.world().network.in_flight[0].id;
-        run.act(Action::Hold { msg: crate::sim::MsgSel::id(id), until: None }).unwrap();
+        run.act(Action::Hold {
+            msg: crate::sim::MsgSel::id(id),
+            until: None,
+        })
+        .unwrap();
         run.act(Action::Advance { ticks: 3 }).unwrap();
         let tl = layout(&run);
         let a = tl.arrows.iter().find(|a| a.kind == "acquire").unwrap();
         assert_eq!(a.state, ArrowState::Held);
         assert!(tl.marks.iter().any(|m| m.class == "m-held"));
-        run.act(Action::Drop { msg: crate::sim::MsgSel::id(id) }).unwrap();
+        run.act(Action::Drop {
+            msg: crate::sim::MsgSel::id(id),
+        })
+        .unwrap();
         let tl = layout(&run);
         assert_eq!(tl.arrows[0].state, ArrowState::Dropped);
         assert!(tl.marks.iter().any(|m| m.class == "m-dropped"));
@@ -1351,7 +1908,11 @@ mod tests {
         let s = presets::get("sandbox").unwrap();
         let mut run = Run::new(&s, None);
         let w = s.workers[0].name.clone();
-        run.act(Action::Acquire { worker: w.clone(), lock: None }).unwrap();
+        run.act(Action::Acquire {
+            worker: w.clone(),
+            lock: None,
+        })
+        .unwrap();
         run.act(Action::Advance { ticks: 2 }).unwrap();
         let tl = layout(&run);
         assert!(tl.bars.iter().any(|b| b.kind == BarKind::Belief && b.open));
@@ -1361,14 +1922,20 @@ mod tests {
         assert!(!belief.open, "a crash ends the belief");
         let crash = tl.bars.iter().find(|b| b.kind == BarKind::Crashed).unwrap();
         assert!(crash.open && crash.recent);
-        assert!(tl.bars.iter().any(|b| b.kind == BarKind::Holder && b.open), "the coordinator still thinks it holds");
+        assert!(
+            tl.bars.iter().any(|b| b.kind == BarKind::Holder && b.open),
+            "the coordinator still thinks it holds"
+        );
     }
 
     #[test]
     fn every_preset_and_variant_lays_out_at_every_step() {
         for s in presets::all() {
-            let variants: Vec<Option<&crate::sim::scenario::Variant>> =
-                if s.variants.is_empty() { vec![None] } else { s.variants.iter().map(Some).collect() };
+            let variants: Vec<Option<&crate::sim::scenario::Variant>> = if s.variants.is_empty() {
+                vec![None]
+            } else {
+                s.variants.iter().map(Some).collect()
+            };
             for v in variants {
                 let mut run = Run::new(&s, v);
                 run.run_script().unwrap();

@@ -42,8 +42,12 @@ impl Choice {
 }
 
 /// Playback speeds: (milliseconds per step, label).
-pub const SPEEDS: [(u32, &str); 4] =
-    [(2000, "Slow (2 s a step)"), (1000, "Normal (1 s a step)"), (500, "Fast (½ s a step)"), (200, "Very fast")];
+pub const SPEEDS: [(u32, &str); 4] = [
+    (2000, "Slow (2 s a step)"),
+    (1000, "Normal (1 s a step)"),
+    (500, "Fast (½ s a step)"),
+    (200, "Very fast"),
+];
 
 pub const DEFAULT_SPEED: u32 = 1000;
 
@@ -103,7 +107,10 @@ pub enum Msg {
 impl AppState {
     pub fn new(scenarios: Vec<Scenario>) -> AppState {
         assert!(!scenarios.is_empty(), "no scenarios to show");
-        let scenario = scenarios.iter().position(|s| s.id == FIRST_SCENARIO).unwrap_or(0);
+        let scenario = scenarios
+            .iter()
+            .position(|s| s.id == FIRST_SCENARIO)
+            .unwrap_or(0);
         let choice = Choice::default_for(&scenarios[scenario]);
         let run = build_run(&scenarios[scenario], &choice);
         AppState {
@@ -127,14 +134,18 @@ impl AppState {
     /// The expected-outcome text of the chosen variant, if it is one.
     pub fn outcome(&self) -> Option<&str> {
         match &self.choice {
-            Choice::Variant(n) => self.current().variant(n).map(|v| v.outcome.as_str()).filter(|s| !s.is_empty()),
+            Choice::Variant(n) => self
+                .current()
+                .variant(n)
+                .map(|v| v.outcome.as_str())
+                .filter(|s| !s.is_empty()),
             Choice::Policy(_) => None,
         }
     }
 
     /// True when Play has something to show: steps recorded or script ahead.
     pub fn can_play(&self) -> bool {
-        self.run.len() > 0 || self.run.next_script_step().is_some()
+        !self.run.is_empty() || self.run.next_script_step().is_some()
     }
 
     /// At the end of the branch with no script ahead: forward does nothing.
@@ -322,7 +333,13 @@ pub const SHORTCUTS: [(&str, &str); 6] = [
 /// theirs (`in_field`); Space and Enter on a focused button press that button (`on_button`);
 /// modifier chords are the browser's. While the shortcuts dialog is open only `?` and
 /// Escape do anything.
-pub fn shortcut(key: &str, in_field: bool, on_button: bool, modified: bool, help_open: bool) -> Option<Msg> {
+pub fn shortcut(
+    key: &str,
+    in_field: bool,
+    on_button: bool,
+    modified: bool,
+    help_open: bool,
+) -> Option<Msg> {
     if in_field || modified {
         return None;
     }
@@ -394,7 +411,10 @@ mod tests {
     #[test]
     fn choice_values_round_trip() {
         let s = presets::get("paused-writer").unwrap();
-        for c in [Choice::Variant(s.variants[0].name.clone()), Choice::Policy(Policy::Strict)] {
+        for c in [
+            Choice::Variant(s.variants[0].name.clone()),
+            Choice::Policy(Policy::Strict),
+        ] {
             assert_eq!(Choice::parse(&s, &c.value()), Some(c));
         }
         assert_eq!(Choice::parse(&s, "nonsense"), None);
@@ -485,14 +505,38 @@ mod tests {
 
     #[test]
     fn shortcuts_leave_fields_and_buttons_alone() {
-        assert_eq!(shortcut(" ", false, false, false, false), Some(Msg::TogglePlay));
-        assert_eq!(shortcut(" ", false, true, false, false), None, "space presses the focused button");
-        assert_eq!(shortcut("ArrowRight", true, false, false, false), None, "a range input keeps its arrows");
-        assert_eq!(shortcut("ArrowRight", false, true, false, false), Some(Msg::StepForward));
+        assert_eq!(
+            shortcut(" ", false, false, false, false),
+            Some(Msg::TogglePlay)
+        );
+        assert_eq!(
+            shortcut(" ", false, true, false, false),
+            None,
+            "space presses the focused button"
+        );
+        assert_eq!(
+            shortcut("ArrowRight", true, false, false, false),
+            None,
+            "a range input keeps its arrows"
+        );
+        assert_eq!(
+            shortcut("ArrowRight", false, true, false, false),
+            Some(Msg::StepForward)
+        );
         assert_eq!(shortcut("End", false, false, true, false), None);
-        assert_eq!(shortcut("?", false, false, false, false), Some(Msg::Help(true)));
-        assert_eq!(shortcut("Escape", false, false, false, true), Some(Msg::Help(false)));
-        assert_eq!(shortcut("ArrowLeft", false, false, false, true), None, "the dialog is modal");
+        assert_eq!(
+            shortcut("?", false, false, false, false),
+            Some(Msg::Help(true))
+        );
+        assert_eq!(
+            shortcut("Escape", false, false, false, true),
+            Some(Msg::Help(false))
+        );
+        assert_eq!(
+            shortcut("ArrowLeft", false, false, false, true),
+            None,
+            "the dialog is modal"
+        );
     }
 
     #[test]

@@ -17,7 +17,9 @@ pub fn message(e: &Envelope) -> String {
 pub fn message_actions(in_flight: &[Envelope], i: usize) -> [String; 4] {
     let e = &in_flight[i];
     let mut what = message(e);
-    let twin = in_flight[..i].iter().any(|o| o.from == e.from && o.to == e.to && o.msg == e.msg);
+    let twin = in_flight[..i]
+        .iter()
+        .any(|o| o.from == e.from && o.to == e.to && o.msg == e.msg);
     if twin {
         what = format!("{what} (copy #{})", e.id);
     }
@@ -37,7 +39,11 @@ pub fn status(s: &Status) -> String {
 pub fn scenario_groups(scenarios: &[Scenario]) -> Vec<(String, Vec<(usize, String)>)> {
     let mut groups: Vec<(String, Vec<(usize, String)>)> = Vec::new();
     for (i, s) in scenarios.iter().enumerate() {
-        let theme = if s.theme.is_empty() { "Other".to_string() } else { s.theme.clone() };
+        let theme = if s.theme.is_empty() {
+            "Other".to_string()
+        } else {
+            s.theme.clone()
+        };
         match groups.iter_mut().find(|(t, _)| *t == theme) {
             Some((_, v)) => v.push((i, s.title.clone())),
             None => groups.push((theme, vec![(i, s.title.clone())])),
@@ -120,9 +126,12 @@ mod tests {
         let names: Vec<&str> = s.variants.iter().map(|v| v.name.as_str()).collect();
         assert_eq!(o.variants.len(), names.len());
         for (value, _) in &o.plain {
-            assert!(!names.contains(&value.as_str()), "{value} is both a variant and a plain policy");
+            assert!(
+                !names.contains(&value.as_str()),
+                "{value} is both a variant and a plain policy"
+            );
         }
-        assert_eq!(o.variants.len() + o.plain.len() >= 5, true);
+        assert!(o.variants.len() + o.plain.len() >= 5);
         let sandbox = presets::get("sandbox").unwrap();
         let o = policy_options(&sandbox);
         assert_eq!(o.plain.len(), 5);

@@ -49,17 +49,21 @@ pub fn Controls() -> Html {
             }
         })
     };
-    let (play_icon, play_text) = if state.playing { ("❚❚", "Pause") } else { ("▶", "Play") };
+    let (play_icon, play_text) = if state.playing {
+        ("❚❚", "Pause")
+    } else {
+        ("▶", "Play")
+    };
 
     html! {
         <section class="panel controls" aria-labelledby="controls-h">
             <h2 id="controls-h">{"Playback"}</h2>
             <div class="buttons">
-                {msg_button(&state, Msg::ToStart, "⏮", "Back to start", at_start, "ctl")}
-                {msg_button(&state, Msg::StepBack, "◀", "Step back", at_start, "ctl")}
+                {msg_button(&state, Msg::ToStart, "«", "Back to start", at_start, "ctl")}
+                {msg_button(&state, Msg::StepBack, "‹", "Step back", at_start, "ctl")}
                 {msg_button(&state, Msg::TogglePlay, play_icon, play_text, !state.playing && !state.can_play(), "ctl play")}
-                {msg_button(&state, Msg::StepForward, "▶▏", "Step forward", at_end, "ctl")}
-                {msg_button(&state, Msg::ToEnd, "⏭", "Jump to end", at_end, "ctl")}
+                {msg_button(&state, Msg::StepForward, "›", "Step forward", at_end, "ctl")}
+                {msg_button(&state, Msg::ToEnd, "»", "Jump to end", at_end, "ctl")}
             </div>
             <div class="scrub">
                 <label for="scrub">{position}<span class="time">{format!(" · t = {}", run.world().now)}</span></label>

@@ -20,7 +20,11 @@ pub fn EventLog() -> Html {
         });
     }
     let events = run.events();
-    let recent_from = if run.cursor() == 0 { events.len() } else { run.events_end(run.cursor() - 1).unwrap_or(0) };
+    let recent_from = if run.cursor() == 0 {
+        events.len()
+    } else {
+        run.events_end(run.cursor() - 1).unwrap_or(0)
+    };
     // The step each event belongs to, to mark where steps begin.
     let mut starts = Vec::new();
     for s in 1..=run.cursor() {

@@ -1,7 +1,7 @@
 //! Every pending message with its own Deliver / Hold / Drop / Duplicate, so any delivery
 //! order is reachable; and check-then-write requests waiting for their write step.
 
-use super::act_button;
+use super::{act_button, act_button_unless};
 use crate::sim::{Action, MsgSel};
 use crate::ui::state::use_app;
 use crate::view::text;
@@ -34,7 +34,7 @@ pub fn InFlight() -> Html {
                 </p>
                 <div class="row">
                     {act_button(&state, Action::Deliver { msg: sel() }, "Deliver", deliver)}
-                    {act_button(&state, Action::Hold { msg: sel(), until: None }, "Hold", hold)}
+                    {act_button_unless(&state, Action::Hold { msg: sel(), until: None }, "Hold", hold, held.then_some("it is held already"))}
                     {act_button(&state, Action::Drop { msg: sel() }, "Drop", drop)}
                     {act_button(&state, Action::Duplicate { msg: sel() }, "Duplicate", dup)}
                 </div>
@@ -44,7 +44,11 @@ pub fn InFlight() -> Html {
     let checked: Vec<(String, String)> = w
         .resources
         .iter()
-        .flat_map(|r| r.checked.iter().map(move |q| (r.name.clone(), q.id.clone())))
+        .flat_map(|r| {
+            r.checked
+                .iter()
+                .map(move |q| (r.name.clone(), q.id.clone()))
+        })
         .collect();
     html! {
         <section class="panel in-flight" aria-labelledby="inflight-h">

@@ -20,7 +20,23 @@ use yew::prelude::*;
 /// when `World::check` refuses the action now. `text` is what it shows, `name` its
 /// accessible name (which contains `text`).
 pub(crate) fn act_button(state: &AppCtx, action: Action, text: &str, name: String) -> Html {
-    let check = state.run.world().check(&action);
+    act_button_unless(state, action, text, name, None)
+}
+
+/// As `act_button`, also disabled for a reason of the view's own (`refuse`): the model would
+/// take the action, but it would change nothing (holding a message already held).
+pub(crate) fn act_button_unless(
+    state: &AppCtx,
+    action: Action,
+    text: &str,
+    name: String,
+    refuse: Option<&str>,
+) -> Html {
+    let check = state.run.world().check(&action).map_err(|e| e.to_string());
+    let check = match refuse {
+        Some(why) if check.is_ok() => Err(why.to_string()),
+        _ => check,
+    };
     let disabled = check.is_err();
     let title = match check {
         Err(e) => format!("Not now: {e}"),
@@ -34,7 +50,14 @@ pub(crate) fn act_button(state: &AppCtx, action: Action, text: &str, name: Strin
 }
 
 /// A button that dispatches a message.
-pub(crate) fn msg_button(state: &AppCtx, msg: Msg, icon: &str, text: &str, disabled: bool, class: &'static str) -> Html {
+pub(crate) fn msg_button(
+    state: &AppCtx,
+    msg: Msg,
+    icon: &str,
+    text: &str,
+    disabled: bool,
+    class: &'static str,
+) -> Html {
     let d = state.dispatcher();
     let onclick = Callback::from(move |_: MouseEvent| d.dispatch(msg.clone()));
     html! {

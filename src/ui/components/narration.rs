@@ -28,7 +28,10 @@ pub fn Narration() -> Html {
         (Choice::Variant(n), Some(o)) => Some((format!("Expected under “{n}”: "), o.to_string())),
         (Choice::Policy(p), _) => Some((
             format!("Plain policy {}: ", p.as_str()),
-            format!("{}. The scenario states no expected outcome for it: watch what happens.", p.describe()),
+            format!(
+                "{}. The scenario states no expected outcome for it: watch what happens.",
+                p.describe()
+            ),
         )),
         _ => None,
     };

@@ -17,14 +17,17 @@ pub fn Picker() -> Html {
     // Keep each select showing the state's value even after the user touched it.
     {
         let (r1, r2) = (scenario_ref.clone(), policy_ref.clone());
-        use_effect_with((current.id.clone(), choice_value.clone()), move |(id, choice)| {
-            if let Some(s) = r1.cast::<HtmlSelectElement>() {
-                s.set_value(id);
-            }
-            if let Some(s) = r2.cast::<HtmlSelectElement>() {
-                s.set_value(choice);
-            }
-        });
+        use_effect_with(
+            (current.id.clone(), choice_value.clone()),
+            move |(id, choice)| {
+                if let Some(s) = r1.cast::<HtmlSelectElement>() {
+                    s.set_value(id);
+                }
+                if let Some(s) = r2.cast::<HtmlSelectElement>() {
+                    s.set_value(choice);
+                }
+            },
+        );
     }
 
     let on_scenario = {
@@ -53,7 +56,7 @@ pub fn Picker() -> Html {
     };
 
     html! {
-        <section class="picker" aria-label="Scenario and policy">
+        <div class="picker">
             <div class="field">
                 <label for="scenario-select">{"Scenario"}</label>
                 <select id="scenario-select" ref={scenario_ref} onchange={on_scenario}>
@@ -85,6 +88,6 @@ pub fn Picker() -> Html {
                 <p id="policy-note" class="note">{policy_note}</p>
             </div>
             <p class="summary">{current.summary.clone()}</p>
-        </section>
+        </div>
     }
 }

@@ -19,7 +19,13 @@ fn write_for(w: &World, worker: &str, resource: &str) -> Action {
     };
     Action::Write {
         worker: worker.to_string(),
-        write: WriteSpec { to: vec![resource.to_string()], op, op_id: None, label: None, transaction: false },
+        write: WriteSpec {
+            to: vec![resource.to_string()],
+            op,
+            op_id: None,
+            label: None,
+            transaction: false,
+        },
     }
 }
 

@@ -15,12 +15,18 @@ pub fn Shortcuts() -> Html {
         let (close, opener) = (close_ref.clone(), opener_ref.clone());
         // Focus moves into the dialog when it opens and back to its button when it closes.
         use_effect_with(open, move |&open| {
-            let target = if open { close.cast::<HtmlElement>() } else { None };
+            let target = if open {
+                close.cast::<HtmlElement>()
+            } else {
+                None
+            };
             if let Some(el) = target {
                 let _ = el.focus();
             } else if !open {
                 if let Some(el) = opener.cast::<HtmlElement>() {
-                    let active = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element());
+                    let active = web_sys::window()
+                        .and_then(|w| w.document())
+                        .and_then(|d| d.active_element());
                     let lost = active.is_none_or(|a| a.tag_name().eq_ignore_ascii_case("body"));
                     if lost {
                         let _ = el.focus();

@@ -4,7 +4,9 @@
 //! class), so the DOM after stepping forward and back is the DOM that was there before.
 
 use crate::ui::state::use_app;
-use crate::view::layout::{self, Arrow, ArrowState, Bar, BarKind, LaneKind, Mark, Timeline as Tl, Verdict, VerdictKind};
+use crate::view::layout::{
+    self, Arrow, ArrowState, Bar, BarKind, LaneKind, Mark, Timeline as Tl, Verdict, VerdictKind,
+};
 use web_sys::Element;
 use yew::prelude::*;
 
@@ -67,10 +69,11 @@ pub fn Timeline() -> Html {
     let scroller = use_node_ref();
     {
         let r = scroller.clone();
-        // Follow the present: the current step is always at the diagram's right end.
-        use_effect_with(state.version, move |_| {
+        // Follow the present: the current step is always at the diagram's right end, so
+        // scroll until "now" (and a little room for messages in flight) is in view.
+        use_effect_with((state.version, tl.now_x), move |&(_, now_x)| {
             if let Some(el) = r.cast::<Element>() {
-                el.set_scroll_left(el.scroll_width());
+                el.set_scroll_left((now_x + 96 - el.client_width()).max(0));
             }
         });
     }
@@ -147,7 +150,13 @@ fn lane_class(k: LaneKind) -> &'static str {
 }
 
 fn diamond(x: i32, y: i32, r: i32) -> String {
-    format!("M{x},{} L{},{y} L{x},{} L{},{y} Z", y - r, x + r, y + r, x - r)
+    format!(
+        "M{x},{} L{},{y} L{x},{} L{},{y} Z",
+        y - r,
+        x + r,
+        y + r,
+        x - r
+    )
 }
 
 fn legend() -> Html {
@@ -169,10 +178,10 @@ fn legend() -> Html {
 fn defs() -> Html {
     html! {
         <defs>
-            <marker id="ah" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+            <marker id="ah" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9" markerHeight="9" markerUnits="userSpaceOnUse" orient="auto-start-reverse">
                 <path d="M0,0 L10,5 L0,10 z" class="ah" />
             </marker>
-            <marker id="ah-write" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+            <marker id="ah-write" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9" markerHeight="9" markerUnits="userSpaceOnUse" orient="auto-start-reverse">
                 <path d="M0,0 L10,5 L0,10 z" class="ah-write" />
             </marker>
             <pattern id="hatch-pause" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
@@ -213,7 +222,7 @@ fn steps(tl: &Tl) -> Html {
 }
 
 fn ruler(tl: &Tl) -> Html {
-    let mut last_label = i32::MIN;
+    let mut last_label = -1000;
     let mut numbers = Vec::new();
     for b in &tl.steps {
         let cx = (b.x0 + b.x1) / 2;
@@ -249,35 +258,83 @@ fn ruler(tl: &Tl) -> Html {
 
 fn bar(i: usize, b: &Bar) -> Html {
     let w = b.x1 - b.x0;
-    let class = format!("bar {}{}{}", b.kind.class(), if b.open { " open" } else { "" }, if b.recent { " recent" } else { "" });
+    let class = format!(
+        "bar {}{}{}",
+        b.kind.class(),
+        if b.open { " open" } else { "" },
+        if b.recent { " recent" } else { "" }
+    );
     let text_class = match b.kind {
         BarKind::Holder | BarKind::Belief => "bar-text",
         _ => "band-text",
     };
-    group(format!("b{i}"), class, vec![
-        title(b.title.clone()),
-        rect("bar-rect", b.x0, b.y, w, b.h, "3"),
-        if w >= 56 { text(text_class, b.x0 + 5, b.y + b.h / 2 + 4, "start", b.label.clone()) } else { Html::default() },
-    ])
+    group(
+        format!("b{i}"),
+        class,
+        vec![
+            title(b.title.clone()),
+            rect("bar-rect", b.x0, b.y, w, b.h, "3"),
+            if w >= 56 {
+                text(
+                    text_class,
+                    b.x0 + 5,
+                    b.y + b.h / 2 + 4,
+                    "start",
+                    b.label.clone(),
+                )
+            } else {
+                Html::default()
+            },
+        ],
+    )
 }
 
 fn arrow(a: &Arrow) -> Html {
-    let class = format!("arrow {} k-{}{}", a.state.class(), a.kind, if a.recent { " recent" } else { "" });
+    let class = format!(
+        "arrow {} k-{}{}",
+        a.state.class(),
+        a.kind,
+        if a.recent { " recent" } else { "" }
+    );
     let marker = match (a.state, a.kind.as_str()) {
         (ArrowState::Delivered | ArrowState::Lost, "write") => "url(#ah-write)",
         (ArrowState::Delivered | ArrowState::Lost, _) => "url(#ah)",
         _ => "none",
     };
-    let (mx, my) = ((a.x0 + a.x1) / 2, (a.y0 + a.y1) / 2);
+    // Labels sit a quarter of the way along, near the sender, clear of the receiver's marks.
+    let (mx, my) = (a.x0 + (a.x1 - a.x0) / 4, a.y0 + (a.y1 - a.y0) / 4);
     let pending = matches!(a.state, ArrowState::InFlight | ArrowState::Held);
-    let pending_text = if a.state == ArrowState::Held { "⏸ held" } else { "in flight" };
-    let mut parts = vec![title(a.title.clone()), line("shaft", a.x0, a.y0, a.x1, a.y1, marker)];
+    let pending_text = if a.state == ArrowState::Held {
+        "‖ held"
+    } else {
+        "in flight"
+    };
+    let mut parts = vec![
+        title(a.title.clone()),
+        line("shaft", a.x0, a.y0, a.x1, a.y1, marker),
+    ];
     if pending {
-        let what = if a.label.is_empty() { a.kind.clone() } else { a.label.clone() };
+        let what = if a.label.is_empty() {
+            a.kind.clone()
+        } else {
+            a.label.clone()
+        };
         parts.push(circle("head", a.x1, a.y1, "4"));
-        parts.push(text("pending-label", a.x1 + 7, a.y1 + 4, "start", format!("{pending_text}: {what}")));
+        parts.push(text(
+            "pending-label",
+            a.x1 + 7,
+            a.y1 + 4,
+            "start",
+            format!("{pending_text}: {what}"),
+        ));
     } else if !a.label.is_empty() {
-        parts.push(text("arrow-label", mx + 4, my - 4, "start", a.label.clone()));
+        parts.push(text(
+            "arrow-label",
+            mx + 6,
+            my + 4,
+            "start",
+            a.label.clone(),
+        ));
     }
     group(format!("a{}", a.id), class, parts)
 }
@@ -291,7 +348,11 @@ fn mark(i: usize, m: &Mark) -> Html {
     if !m.label.is_empty() {
         parts.push(text("mark-label", m.x, m.y + 22, "middle", m.label.clone()));
     }
-    group(format!("m{i}"), format!("mark {}{}", m.class, if m.recent { " recent" } else { "" }), parts)
+    group(
+        format!("m{i}"),
+        format!("mark {}{}", m.class, if m.recent { " recent" } else { "" }),
+        parts,
+    )
 }
 
 fn verdict(i: usize, v: &Verdict) -> Html {
@@ -304,13 +365,39 @@ fn verdict(i: usize, v: &Verdict) -> Html {
         VerdictKind::Rejected => rect("shape", v.x - 11, v.y - 11, 22, 22, "3"),
         _ => circle("shape", v.x, v.y, "11"),
     };
-    group(format!("v{i}"), format!("verdict {}{}", v.kind.class(), if v.recent { " recent" } else { "" }), vec![
-        title(title_text),
-        circle("halo", v.x, v.y, "16"),
-        shape,
-        text("glyph", v.x, v.y + 5, "middle", glyph.to_string()),
-        text("v-line v-what", v.x, v.y + 28, "middle", format!("{glyph} {} · {}", v.request, v.token)),
-        text("v-line v-outcome", v.x, v.y + 42, "middle", v.outcome.clone()),
-        text("v-line v-highest", v.x, v.y + 56, "middle", format!("highest {}", v.highest)),
-    ])
+    group(
+        format!("v{i}"),
+        format!(
+            "verdict {}{}",
+            v.kind.class(),
+            if v.recent { " recent" } else { "" }
+        ),
+        vec![
+            title(title_text),
+            circle("halo", v.x, v.y, "16"),
+            shape,
+            text("glyph", v.x, v.y + 5, "middle", glyph.to_string()),
+            text(
+                "v-line v-what",
+                v.x,
+                v.y + 28,
+                "middle",
+                format!("{glyph} {} · {}", v.request, v.token),
+            ),
+            text(
+                "v-line v-outcome",
+                v.x,
+                v.y + 42,
+                "middle",
+                v.outcome.clone(),
+            ),
+            text(
+                "v-line v-highest",
+                v.x,
+                v.y + 56,
+                "middle",
+                format!("highest {}", v.highest),
+            ),
+        ],
+    )
 }
