@@ -9,6 +9,6 @@ pub mod cli;
 pub mod link;
 pub mod presets;
 pub mod sim;
-pub mod view;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
+pub mod view;
