@@ -9,6 +9,8 @@
 use fencing_lab::sim::report::Report;
 use fencing_lab::sim::rng::Rng;
 use fencing_lab::sim::{Action, Run, Scenario, World};
+use fencing_lab::view::layout;
+use fencing_lab::view::state::{AppState, Msg};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -142,7 +144,7 @@ fn main() {
         run.act(a.clone()).expect("replays");
     }
     let build = build.elapsed();
-    assert!(run.events().len() >= TARGET_EVENTS);
+    assert!(run.event_count() >= TARGET_EVENTS);
     if wanted("run/build") {
         println!(
             "{:<34} {} for {} steps: {} per step (incl. one world snapshot each)",
@@ -195,11 +197,61 @@ fn main() {
         let st = measure(samples(20), || {
             for i in 0..BATCH as usize {
                 run.seek((i * 7919) % (n + 1));
-                black_box(run.events().len());
+                black_box(run.event_count());
             }
         });
         run.seek(n);
         report("run/seek anywhere at 10k", &st, BATCH as u64, "seek", "");
+    }
+
+    if wanted("view") {
+        // What the page does per step, minus the DOM: the reducer clones the state and applies
+        // the message, then the timeline is laid out again.
+        let mut app = AppState::new(vec![s.clone()]);
+        for a in &actions {
+            app.apply(Msg::Act(a.clone()));
+        }
+        const BATCH: u32 = 20;
+        let st = measure(samples(20), || {
+            for _ in 0..BATCH {
+                let mut next = app.clone();
+                next.apply(Msg::StepBack);
+                let mut again = next.clone();
+                again.apply(Msg::StepForward);
+                black_box(&again);
+            }
+        });
+        report(
+            "view/reduce (clone+apply) at 10k",
+            &st,
+            2 * BATCH as u64,
+            "step",
+            "",
+        );
+        let st = measure(samples(20), || {
+            black_box(layout::layout(&app.run));
+        });
+        report(
+            "view/layout at 10k events",
+            &st,
+            1,
+            "layout",
+            "  (the whole run)",
+        );
+        let first = layout::window_start(&app.run, layout::WINDOW_EVENTS);
+        let st = measure(samples(50), || {
+            black_box(layout::layout_from(&app.run, first));
+        });
+        report(
+            "view/layout window at 10k events",
+            &st,
+            1,
+            "layout",
+            &format!(
+                "  (the page's window: steps {first}.., about {} events)",
+                layout::WINDOW_EVENTS
+            ),
+        );
     }
 
     if wanted("report") {

@@ -117,7 +117,11 @@ fn every_preset_script_runs_the_same_twice() {
             let run = |_: ()| {
                 let mut r = Run::new(&s, v);
                 let ok = r.run_script().is_ok();
-                (ok, log_text(r.events()), r.world().fingerprint())
+                (
+                    ok,
+                    log_text(&r.events().cloned().collect::<Vec<_>>()),
+                    r.world().fingerprint(),
+                )
             };
             assert_eq!(run(()), run(()), "{} / {:?}", s.id, v.map(|v| &v.name));
         }
@@ -171,7 +175,7 @@ fn stepping_back_and_forward_reproduces_every_frame_exactly() {
     let logs: Vec<Vec<Event>> = (0..=n)
         .map(|i| {
             run.seek(i);
-            run.events().to_vec()
+            run.events().cloned().collect()
         })
         .collect();
     run.seek(n);
@@ -180,13 +184,13 @@ fn stepping_back_and_forward_reproduces_every_frame_exactly() {
         assert_eq!(run.cursor(), i);
         assert_eq!(run.world(), &worlds[i], "back to step {i}");
         assert_eq!(run.world().fingerprint(), worlds[i].fingerprint());
-        assert_eq!(run.events(), &logs[i][..]);
+        assert_eq!(run.events().cloned().collect::<Vec<_>>(), logs[i]);
     }
     assert!(!run.step_back(), "nothing before the start");
     for i in 1..=n {
         assert_eq!(run.step_forward(), Ok(true));
         assert_eq!(run.world(), &worlds[i], "forward to step {i}");
-        assert_eq!(run.events(), &logs[i][..]);
+        assert_eq!(run.events().cloned().collect::<Vec<_>>(), logs[i]);
     }
     assert_eq!(run.len(), n, "redoing steps adds none");
     assert_eq!(run.step_forward(), Ok(false), "no script: nothing further");
@@ -226,7 +230,7 @@ fn acting_after_stepping_back_forks_and_the_fork_is_a_fresh_run() {
         again.act(a).unwrap();
     }
     assert_eq!(again.world(), run.world());
-    assert_eq!(again.events(), run.events());
+    assert!(again.events().eq(run.events()));
 }
 
 #[test]

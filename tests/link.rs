@@ -41,7 +41,7 @@ fn two_hundred_sandbox_actions_fit_in_a_chat_link() {
         .to_run()
         .expect("replays");
     assert_eq!(back.world(), run.world());
-    assert_eq!(back.events(), run.events());
+    assert!(back.events().eq(run.events()));
 }
 
 #[test]

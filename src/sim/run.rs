@@ -1,11 +1,16 @@
 //! A run: a scenario, the steps taken in it, and a snapshot after each, so stepping
 //! back is exact and acting while stepped back forks the run from there.
+//!
+//! Frames are shared (`Rc`): cloning a run of thousands of steps copies pointers, not worlds.
+//! The app clones its state on every message, so this is what keeps a step cheap late in a
+//! long run. Each frame keeps the events its step caused.
 
 use super::action::Action;
 use super::event::Event;
 use super::scenario::{Scenario, Variant};
 use super::world::{ActionError, World};
 use serde::{Deserialize, Serialize};
+use std::rc::Rc;
 
 /// What produced a frame.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -21,6 +26,8 @@ pub enum Entry {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Frame {
     pub world: World,
+    /// The events this frame's step caused.
+    pub events: Vec<Event>,
     /// Events `..events_end` of the run's log happened up to this frame.
     pub events_end: usize,
     pub entry: Entry,
@@ -31,9 +38,8 @@ pub struct Run {
     /// The scenario with the chosen variant's settings applied.
     pub scenario: Scenario,
     pub variant: Option<String>,
-    frames: Vec<Frame>,
+    frames: Vec<Rc<Frame>>,
     cursor: usize,
-    events: Vec<Event>,
 }
 
 impl Run {
@@ -47,13 +53,13 @@ impl Run {
         Run {
             scenario,
             variant: variant.map(|v| v.name.clone()),
-            frames: vec![Frame {
+            frames: vec![Rc::new(Frame {
                 world,
+                events: Vec::new(),
                 events_end: 0,
                 entry: Entry::Start,
-            }],
+            })],
             cursor: 0,
-            events: Vec::new(),
         }
     }
 
@@ -61,20 +67,26 @@ impl Run {
         &self.frames[self.cursor].world
     }
 
-    /// Events up to the current step.
-    pub fn events(&self) -> &[Event] {
-        &self.events[..self.frames[self.cursor].events_end]
+    /// Events up to the current step, in order.
+    pub fn events(&self) -> impl DoubleEndedIterator<Item = &Event> + Clone {
+        self.frames[1..=self.cursor]
+            .iter()
+            .flat_map(|f| f.events.iter())
+    }
+
+    /// How many events happened up to the current step.
+    pub fn event_count(&self) -> usize {
+        self.frames[self.cursor].events_end
     }
 
     /// Events of the current step alone.
     pub fn last_step_events(&self) -> &[Event] {
-        let end = self.frames[self.cursor].events_end;
-        let start = if self.cursor == 0 {
-            0
-        } else {
-            self.frames[self.cursor - 1].events_end
-        };
-        &self.events[start..end]
+        &self.frames[self.cursor].events
+    }
+
+    /// Events of step `i` alone (none for the start, or past the recorded steps).
+    pub fn step_events(&self, i: usize) -> &[Event] {
+        self.frames.get(i).map_or(&[], |f| &f.events)
     }
 
     pub fn cursor(&self) -> usize {
@@ -200,15 +212,14 @@ impl Run {
             new_events.extend(evs);
         }
         let forked = self.cursor < self.len();
-        let end = self.frames[self.cursor].events_end;
+        let events_end = self.frames[self.cursor].events_end + new_events.len();
         self.frames.truncate(self.cursor + 1);
-        self.events.truncate(end);
-        self.events.extend(new_events);
-        self.frames.push(Frame {
+        self.frames.push(Rc::new(Frame {
             world,
-            events_end: self.events.len(),
+            events: new_events,
+            events_end,
             entry,
-        });
+        }));
         self.cursor += 1;
         Ok(forked)
     }

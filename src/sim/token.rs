@@ -40,7 +40,12 @@ impl fmt::Display for Token {
 
 /// How a lock's tokens are made.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    deny_unknown_fields,
+    try_from = "IssuerFields"
+)]
 pub enum IssuerKind {
     /// A counter in a consistent store: survives restart and failover; next value is `start`.
     Counter {
@@ -61,6 +66,47 @@ pub enum IssuerKind {
         #[serde(default = "default_start")]
         start: i64,
     },
+}
+
+/// How an issuer is read: one flat object checked against its `kind` (as for `Action`, much
+/// less WASM than serde's code for an internally tagged enum).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct IssuerFields {
+    kind: String,
+    start: Option<i64>,
+    replicas: Option<usize>,
+}
+
+impl TryFrom<IssuerFields> for IssuerKind {
+    type Error = String;
+
+    fn try_from(f: IssuerFields) -> Result<IssuerKind, String> {
+        let start = f.start.unwrap_or_else(default_start);
+        let k = match f.kind.as_str() {
+            "counter" => IssuerKind::Counter { start },
+            "wall-clock" => IssuerKind::WallClock,
+            "independent-counters" => IssuerKind::IndependentCounters {
+                start,
+                replicas: f.replicas.unwrap_or_else(default_replicas),
+            },
+            "epoch" => IssuerKind::Epoch { start },
+            other => {
+                return Err(format!(
+                    "unknown variant `{other}`, expected one of `counter`, `wall-clock`, `independent-counters`, `epoch`"
+                ))
+            }
+        };
+        let takes_start = !matches!(k, IssuerKind::WallClock);
+        let takes_replicas = matches!(k, IssuerKind::IndependentCounters { .. });
+        if f.start.is_some() && !takes_start {
+            return Err(format!("unknown field `start` for `{}`", f.kind));
+        }
+        if f.replicas.is_some() && !takes_replicas {
+            return Err(format!("unknown field `replicas` for `{}`", f.kind));
+        }
+        Ok(k)
+    }
 }
 
 fn default_start() -> i64 {
@@ -163,6 +209,44 @@ impl Issuer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn issuers_read_back_and_bad_ones_say_why() {
+        for k in [
+            IssuerKind::Counter { start: 7 },
+            IssuerKind::WallClock,
+            IssuerKind::IndependentCounters {
+                start: 3,
+                replicas: 4,
+            },
+            IssuerKind::Epoch { start: 1 },
+        ] {
+            let json = serde_json::to_string(&k).unwrap();
+            assert_eq!(
+                serde_json::from_str::<IssuerKind>(&json).unwrap(),
+                k,
+                "{json}"
+            );
+        }
+        let read = |s: &str| serde_json::from_str::<IssuerKind>(s);
+        assert_eq!(
+            read(r#"{"kind":"counter"}"#).unwrap(),
+            IssuerKind::Counter { start: 1 }
+        );
+        assert_eq!(
+            read(r#"{"kind":"independent-counters"}"#).unwrap(),
+            IssuerKind::IndependentCounters {
+                start: 1,
+                replicas: 2
+            }
+        );
+        let err = |s: &str| read(s).unwrap_err().to_string();
+        assert!(err(r#"{"kind":"dice"}"#).contains("unknown variant `dice`"));
+        assert!(err(r#"{"kind":"wall-clock","start":3}"#).contains("unknown field `start`"));
+        assert!(err(r#"{"kind":"counter","replicas":3}"#).contains("unknown field `replicas`"));
+        assert!(err(r#"{"kind":"counter","colour":3}"#).contains("unknown field `colour`"));
+        assert!(err(r#"{"start":3}"#).contains("missing field `kind`"));
+    }
 
     #[test]
     fn epoch_orders_before_counter() {

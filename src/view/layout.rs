@@ -623,11 +623,37 @@ struct MsgStart {
 
 /// Lay out the run from its start up to its current step.
 pub fn layout(run: &Run) -> Timeline {
+    layout_from(run, 1)
+}
+
+/// How many events the page draws at first in a long run (it can draw more on request).
+pub const WINDOW_EVENTS: usize = 400;
+
+/// Where a window of about `events` events ending at the current step begins: the first step
+/// to draw. A long run is drawn from there, so each step costs the same late in the run.
+pub fn window_start(run: &Run, events: usize) -> usize {
+    let mut s = run.cursor();
+    let mut n = 0;
+    while s > 1 && n + run.step_events(s).len() < events {
+        n += run.step_events(s).len();
+        s -= 1;
+    }
+    s.max(1)
+}
+
+/// Where what happened before a window's first step is drawn from: just left of the window,
+/// so bars and messages that began earlier come in from the edge.
+const BEFORE_X: i32 = LEFT - 12;
+
+/// Lay out steps `first..=cursor` of the run. What began earlier and goes on into the window
+/// (a lease, a pause, a message in flight) enters from the left edge; what ended earlier is not
+/// drawn. `first` is clamped to `1..=cursor`.
+pub fn layout_from(run: &Run, first: usize) -> Timeline {
     let world = run.world();
     let lanes = lanes(world);
     let lane_of = |name: &str| lanes.iter().position(|l| l.name == name);
     let cursor = run.cursor();
-    let events = run.events();
+    let event_count = run.event_count();
     let step_start = |s: usize| {
         if s == 0 {
             0
@@ -635,13 +661,20 @@ pub fn layout(run: &Run) -> Timeline {
             run.events_end(s - 1).unwrap_or(0)
         }
     };
-    let step_end = |s: usize| run.events_end(s).unwrap_or(events.len()).min(events.len());
     let last_start = step_start(cursor);
+    let first = first.clamp(1, cursor.max(1));
+    // Events before the window have no spot: spots are indexed from here.
+    let base = step_start(first);
+    let start_tick = if first > 1 {
+        run.world_at(first - 1).map_or(0, |w| w.now)
+    } else {
+        0
+    };
 
     // 1. Columns and slots. Events come in time order within a step and each step starts at
     // the tick the previous one ended, so columns are created in (tick, step) order.
     let mut cols: Vec<Column> = Vec::new();
-    let mut spots: Vec<Spot> = Vec::with_capacity(events.len());
+    let mut spots: Vec<Spot> = Vec::with_capacity(event_count);
     let mut attach: Vec<(usize, usize, String)> = Vec::new();
     let column = |cols: &mut Vec<Column>, tick: Tick, step: usize| -> usize {
         if cols.last().is_none_or(|c| (c.tick, c.step) != (tick, step)) {
@@ -653,13 +686,10 @@ pub fn layout(run: &Run) -> Timeline {
         }
         cols.len() - 1
     };
-    for s in 1..=cursor {
-        for (k, e) in events
-            .iter()
-            .enumerate()
-            .take(step_end(s))
-            .skip(step_start(s))
-        {
+    for s in first..=cursor {
+        let step_events = run.step_events(s);
+        for (i, e) in step_events.iter().enumerate() {
+            let k = step_start(s) + i - base;
             let ci = column(&mut cols, e.tick, s);
             let col = &mut cols[ci];
             let at = match place(e, &lane_of) {
@@ -702,7 +732,7 @@ pub fn layout(run: &Run) -> Timeline {
     let mut gaps = Vec::new();
     let mut labels = Vec::new();
     let mut x = LEFT;
-    let mut t: Tick = 0;
+    let mut t: Tick = start_tick;
     let mut next = 0; // the first column not yet placed
     while t <= now {
         if cols.get(next).is_some_and(|c| c.tick == t) {
@@ -760,9 +790,10 @@ pub fn layout(run: &Run) -> Timeline {
         prev_end = end;
     }
     let band_end = |s: usize| {
-        steps
-            .get(s.wrapping_sub(1))
-            .map_or(LEFT, |b: &StepBand| b.x1)
+        if s < first {
+            return BEFORE_X;
+        }
+        steps.get(s - first).map_or(LEFT, |b: &StepBand| b.x1)
     };
 
     // 3. Walk the events, drawing as we go.
@@ -806,15 +837,83 @@ pub fn layout(run: &Run) -> Timeline {
         });
     };
 
-    for s in 1..=cursor {
-        for (k, e) in events
-            .iter()
-            .enumerate()
-            .take(step_end(s))
-            .skip(step_start(s))
-        {
-            let x = spot_x(&spots[k]);
-            let lane = spots[k].at.map(|a| a.0);
+    // Open bars agree with a world: after each step, and at a window's left edge (where the
+    // world before the window says what was already going on). A macro, because it updates
+    // the walk's own state in place.
+    macro_rules! reconcile {
+        ($w:expr, $xe:expr, $s:expr) => {{
+            let (w, xe, s): (&World, i32, usize) = ($w, $xe, $s);
+            for (name, l) in &w.coordinator.locks {
+                let truth = l
+                    .holder
+                    .as_ref()
+                    .and_then(|h| lane_of(&h.worker).map(|lane| (lane, h.token.short())));
+                let ours = holders.get(name).map(|(lane, o)| (*lane, o.key.clone()));
+                if truth.as_ref().map(|(l, t)| (*l, t.clone())) != ours {
+                    if let Some((lane, o)) = holders.remove(name) {
+                        close(&mut tl, lane, BarKind::Holder, o, xe, s);
+                    }
+                    if let Some((lane, t)) = truth {
+                        holders.insert(
+                            name.clone(),
+                            (lane, holder_open(xe, name, &lanes[lane].name, Some(&t), s)),
+                        );
+                    }
+                }
+            }
+            for wk in &w.workers {
+                let Some(l) = lane_of(&wk.name) else { continue };
+                let truth = wk
+                    .lease
+                    .as_ref()
+                    .filter(|_| wk.status != Status::Crashed)
+                    .map(|le| le.token.short());
+                let ours = beliefs.get(&l).map(|o| o.key.clone());
+                if truth != ours {
+                    if let Some(o) = beliefs.remove(&l) {
+                        close(&mut tl, l, BarKind::Belief, o, xe, s);
+                    }
+                    if let (Some(t), Some(le)) = (truth, &wk.lease) {
+                        beliefs.insert(l, belief_open(xe, &le.lock, &wk.name, Some(&t), s));
+                    }
+                }
+                let st = match wk.status {
+                    Status::Running => None,
+                    Status::Paused { .. } => Some(BarKind::Paused),
+                    Status::Crashed => Some(BarKind::Crashed),
+                };
+                if status.get(&l).map(|(k, _)| *k) != st {
+                    if let Some((kind, o)) = status.remove(&l) {
+                        close(&mut tl, l, kind, o, xe, s);
+                    }
+                    if let Some(kind) = st {
+                        status.insert(l, (kind, status_open(xe, kind, &wk.name, s)));
+                    }
+                }
+                if wk.partitioned != cutoff.contains_key(&l) {
+                    match cutoff.remove(&l) {
+                        Some(o) => close(&mut tl, l, BarKind::CutOff, o, xe, s),
+                        None => {
+                            cutoff.insert(l, status_open(xe, BarKind::CutOff, &wk.name, s));
+                        }
+                    }
+                }
+            }
+        }};
+    }
+    if first > 1 {
+        if let Some(w) = run.world_at(first - 1) {
+            reconcile!(w, BEFORE_X, first - 1);
+            seed_in_flight(run, w, first, &lanes, &mut msgs, &mut highest_now);
+        }
+    }
+
+    for s in first..=cursor {
+        let step_events = run.step_events(s);
+        for (i, e) in step_events.iter().enumerate() {
+            let k = step_start(s) + i;
+            let sp = &spots[k - base];
+            let (x, lane) = (spot_x(sp), sp.at.map(|a| a.0));
             let recent = k >= last_start && cursor > 0;
             let actor = lane_of(&e.actor);
             let tok = e.token.as_ref().map(|t| t.short());
@@ -1003,18 +1102,16 @@ pub fn layout(run: &Run) -> Timeline {
                 }
                 LeaseGranted { lock, .. } => {
                     // The grant message that follows names the new holder.
-                    let holder = events[k + 1..step_end(s)]
-                        .iter()
-                        .find_map(|n| match &n.kind {
-                            Sent { to, what }
-                                if n.actor == "coordinator"
-                                    && what.starts_with("grant")
-                                    && n.generation == e.generation =>
-                            {
-                                Some(to.clone())
-                            }
-                            _ => None,
-                        });
+                    let holder = step_events[i + 1..].iter().find_map(|n| match &n.kind {
+                        Sent { to, what }
+                            if n.actor == "coordinator"
+                                && what.starts_with("grant")
+                                && n.generation == e.generation =>
+                        {
+                            Some(to.clone())
+                        }
+                        _ => None,
+                    });
                     if let Some((l, o)) = holders.remove(lock) {
                         close(&mut tl, l, BarKind::Holder, o, x, s);
                     }
@@ -1340,63 +1437,7 @@ pub fn layout(run: &Run) -> Timeline {
 
         // Reconcile open bars with the world after this step.
         let Some(w) = run.world_at(s) else { continue };
-        let xe = band_end(s);
-        for (name, l) in &w.coordinator.locks {
-            let truth = l
-                .holder
-                .as_ref()
-                .and_then(|h| lane_of(&h.worker).map(|lane| (lane, h.token.short())));
-            let ours = holders.get(name).map(|(lane, o)| (*lane, o.key.clone()));
-            if truth.as_ref().map(|(l, t)| (*l, t.clone())) != ours {
-                if let Some((lane, o)) = holders.remove(name) {
-                    close(&mut tl, lane, BarKind::Holder, o, xe, s);
-                }
-                if let Some((lane, t)) = truth {
-                    holders.insert(
-                        name.clone(),
-                        (lane, holder_open(xe, name, &lanes[lane].name, Some(&t), s)),
-                    );
-                }
-            }
-        }
-        for wk in &w.workers {
-            let Some(l) = lane_of(&wk.name) else { continue };
-            let truth = wk
-                .lease
-                .as_ref()
-                .filter(|_| wk.status != Status::Crashed)
-                .map(|le| le.token.short());
-            let ours = beliefs.get(&l).map(|o| o.key.clone());
-            if truth != ours {
-                if let Some(o) = beliefs.remove(&l) {
-                    close(&mut tl, l, BarKind::Belief, o, xe, s);
-                }
-                if let (Some(t), Some(le)) = (truth, &wk.lease) {
-                    beliefs.insert(l, belief_open(xe, &le.lock, &wk.name, Some(&t), s));
-                }
-            }
-            let st = match wk.status {
-                Status::Running => None,
-                Status::Paused { .. } => Some(BarKind::Paused),
-                Status::Crashed => Some(BarKind::Crashed),
-            };
-            if status.get(&l).map(|(k, _)| *k) != st {
-                if let Some((kind, o)) = status.remove(&l) {
-                    close(&mut tl, l, kind, o, xe, s);
-                }
-                if let Some(kind) = st {
-                    status.insert(l, (kind, status_open(xe, kind, &wk.name, s)));
-                }
-            }
-            if wk.partitioned != cutoff.contains_key(&l) {
-                match cutoff.remove(&l) {
-                    Some(o) => close(&mut tl, l, BarKind::CutOff, o, xe, s),
-                    None => {
-                        cutoff.insert(l, status_open(xe, BarKind::CutOff, &wk.name, s));
-                    }
-                }
-            }
-        }
+        reconcile!(w, band_end(s), s);
     }
 
     // 4. What is still going on now.
@@ -1447,6 +1488,63 @@ pub fn layout(run: &Run) -> Timeline {
     tl.steps = steps;
     tl.lanes = lanes;
     tl
+}
+
+/// A window's messages that were sent before it and are still in flight at its start: they
+/// enter from the left edge, labelled as when they were sent.
+fn seed_in_flight(
+    run: &Run,
+    before: &World,
+    first: usize,
+    lanes: &[Lane],
+    msgs: &mut VecMap<u32, MsgStart>,
+    highest_now: &mut VecMap<String, String>,
+) {
+    let lane_of = |name: &str| lanes.iter().position(|l| l.name == name);
+    let sent = |id: u32| {
+        (1..first)
+            .rev()
+            .flat_map(|s| run.step_events(s).iter().rev())
+            .find_map(|e| match &e.kind {
+                EventKind::Sent { to, what } if e.message == Some(id) => Some((e, to, what)),
+                _ => None,
+            })
+    };
+    for env in &before.network.in_flight {
+        // A copy is labelled as the message it copies.
+        let original = (1..first)
+            .rev()
+            .flat_map(|s| run.step_events(s).iter().rev())
+            .find_map(|e| match e.kind {
+                EventKind::Duplicated { copy } if copy == env.id => e.message,
+                _ => None,
+            });
+        let Some((e, to, what)) = sent(env.id).or_else(|| original.and_then(sent)) else {
+            continue;
+        };
+        if let (Some(from), Some(to)) = (lane_of(&e.actor), lane_of(to)) {
+            msgs.insert(
+                env.id,
+                MsgStart {
+                    from,
+                    to,
+                    x0: BEFORE_X,
+                    what: what.clone(),
+                    title: describe(e),
+                    step: first - 1,
+                    holds: vec![],
+                },
+            );
+        }
+    }
+    for r in &before.resources {
+        let h = r
+            .data
+            .highest
+            .as_ref()
+            .map_or("none".to_string(), |t| t.short());
+        highest_now.insert(r.name.clone(), h);
+    }
 }
 
 /// Messages still in flight all end at "now": move their ends apart so their labels do not
@@ -1953,5 +2051,108 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_window_draws_what_the_full_layout_draws_for_its_steps() {
+        for s in presets::all() {
+            let mut run = Run::new(&s, s.variants.first());
+            run.run_script().unwrap();
+            let full = layout(&run);
+            let verdict = |v: &Verdict| {
+                (
+                    v.request.clone(),
+                    v.outcome.clone(),
+                    v.token.clone(),
+                    v.highest.clone(),
+                )
+            };
+            let violation = |v: &ViolationMark| (v.kind.clone(), v.detail.clone(), v.tick);
+            let open = |tl: &Timeline| {
+                let mut o: Vec<_> = tl
+                    .bars
+                    .iter()
+                    .filter(|b| b.open)
+                    .map(|b| (b.lane, b.kind, b.label.clone()))
+                    .collect();
+                o.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
+                o
+            };
+            let pending = |tl: &Timeline| {
+                let mut p: Vec<u32> = tl
+                    .arrows
+                    .iter()
+                    .filter(|a| matches!(a.state, ArrowState::InFlight | ArrowState::Held))
+                    .map(|a| a.id)
+                    .collect();
+                p.sort();
+                p
+            };
+            for first in 1..=run.cursor() {
+                let w = layout_from(&run, first);
+                let in_window = |kind: fn(&EventKind) -> bool| {
+                    (first..=run.cursor())
+                        .flat_map(|st| run.step_events(st))
+                        .filter(|e| kind(&e.kind))
+                        .count()
+                };
+                let nv = in_window(|k| {
+                    matches!(
+                        k,
+                        EventKind::WriteAccepted { .. }
+                            | EventKind::WriteRejected { .. }
+                            | EventKind::WriteReplayed { .. }
+                            | EventKind::CheckPassed { .. }
+                    )
+                });
+                let want: Vec<_> = full.verdicts[full.verdicts.len() - nv..]
+                    .iter()
+                    .map(verdict)
+                    .collect();
+                let got: Vec<_> = w.verdicts.iter().map(verdict).collect();
+                assert_eq!(got, want, "{} from step {first}: verdicts", s.id);
+                let nx = in_window(|k| matches!(k, EventKind::Violation { .. }));
+                let want: Vec<_> = full.violations[full.violations.len() - nx..]
+                    .iter()
+                    .map(violation)
+                    .collect();
+                assert_eq!(
+                    w.violations.iter().map(violation).collect::<Vec<_>>(),
+                    want,
+                    "{} from step {first}: violations",
+                    s.id
+                );
+                assert_eq!(
+                    open(&w),
+                    open(&full),
+                    "{} from step {first}: what is still going on",
+                    s.id
+                );
+                assert_eq!(
+                    pending(&w),
+                    pending(&full),
+                    "{} from step {first}: messages in flight",
+                    s.id
+                );
+                assert_eq!(w.steps.first().map(|b| b.step), Some(first));
+                assert!(w.width <= full.width);
+                for b in &w.bars {
+                    assert!(b.x1 > LEFT && b.x0 <= b.x1, "{}: bar {b:?}", s.id);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_window_holds_about_the_events_asked_for() {
+        let run = run_to_end("paused-writer", 0);
+        assert_eq!(window_start(&run, usize::MAX), 1);
+        let s = window_start(&run, 3);
+        assert!(s > 1 && s <= run.cursor());
+        let n: usize = (s..=run.cursor()).map(|i| run.step_events(i).len()).sum();
+        assert!(
+            n >= 3 || s == 1,
+            "at least the events asked for, or the whole run"
+        );
     }
 }

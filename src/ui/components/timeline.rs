@@ -65,7 +65,17 @@ fn group(key: String, class: String, children: Vec<Html>) -> Html {
 pub fn Timeline() -> Html {
     let state = use_app();
     let run = &state.run;
-    let tl = use_memo(state.version, |_| layout::layout(run));
+    // A long run is drawn from a window of recent steps, so a step costs the same late in the
+    // run; "Show earlier steps" widens it.
+    let window = use_state_eq(|| layout::WINDOW_EVENTS);
+    let first = layout::window_start(run, *window);
+    let tl = use_memo((state.version, first), |&(_, first)| {
+        layout::layout_from(run, first)
+    });
+    let earlier = {
+        let window = window.clone();
+        Callback::from(move |_| window.set(window.saturating_mul(4)))
+    };
     let scroller = use_node_ref();
     {
         let r = scroller.clone();
@@ -90,6 +100,12 @@ pub fn Timeline() -> Html {
         <section class="panel timeline" aria-labelledby="timeline-h">
             <div class="panel-head">
                 <h2 id="timeline-h">{"Timeline"}</h2>
+                if first > 1 {
+                    <p class="tl-window">
+                        {format!("Showing steps {first}–{} of this long run. ", run.cursor())}
+                        <button type="button" class="small" onclick={earlier}>{"Show earlier steps"}</button>
+                    </p>
+                }
                 {legend()}
             </div>
             <div class="tl-wrap">
