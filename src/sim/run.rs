@@ -133,6 +133,13 @@ impl Run {
             .collect()
     }
 
+    /// Whether the user acted on the current branch (cheaper than `user_actions`).
+    pub fn has_user_actions(&self) -> bool {
+        self.frames[..=self.cursor]
+            .iter()
+            .any(|f| matches!(f.entry, Entry::User(_)))
+    }
+
     /// The script step the current frame came from, and its narration.
     pub fn narration(&self) -> Option<&str> {
         match self.current_entry() {

@@ -56,3 +56,36 @@ pub fn use_keyboard(state: &AppCtx) {
         }
     });
 }
+
+/// The URL hash: a link (`#v1.…`) in it is opened at start-up and whenever the hash changes
+/// (back and forward between linked views). Anything else in the hash is left alone.
+#[hook]
+pub fn use_link(state: &AppCtx) {
+    let dispatcher = state.dispatcher();
+    use_effect_with((), move |_| {
+        let window = web_sys::window();
+        let open = move || {
+            let hash = web_sys::window()
+                .and_then(|w| w.location().hash().ok())
+                .unwrap_or_default();
+            if let Some(link) = hash.strip_prefix('#').filter(|h| h.starts_with('v')) {
+                dispatcher.dispatch(Msg::OpenLink(link.to_string()));
+            }
+        };
+        open();
+        let listener = Closure::<dyn Fn()>::new(open);
+        if let Some(w) = &window {
+            let _ =
+                w.add_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref());
+        }
+        move || {
+            if let Some(w) = &window {
+                let _ = w.remove_event_listener_with_callback(
+                    "hashchange",
+                    listener.as_ref().unchecked_ref(),
+                );
+            }
+            drop(listener);
+        }
+    });
+}

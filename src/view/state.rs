@@ -2,6 +2,7 @@
 //! app can make is [`AppState::apply`] of a [`Msg`], and the run itself changes only through
 //! `Run`'s own methods.
 
+use crate::link::{Link, ScenarioRef};
 use crate::sim::run::Run;
 use crate::sim::scenario::Scenario;
 use crate::sim::{Action, Policy};
@@ -102,6 +103,9 @@ pub enum Msg {
     Act(Action),
     Help(bool),
     DismissNotice,
+    /// Open a link's fragment (without `#`): the view it names, or an error that keeps the
+    /// current run.
+    OpenLink(String),
 }
 
 impl AppState {
@@ -291,7 +295,77 @@ impl AppState {
             }
             Msg::Help(open) => std::mem::replace(&mut self.help_open, open) != open,
             Msg::DismissNotice => self.notice.take().is_some() || self.error.take().is_some(),
+            Msg::OpenLink(text) => {
+                if text == self.link() {
+                    // Our own link coming back (the page set the hash): nothing to do.
+                    return false;
+                }
+                self.playing = false;
+                match Link::decode(&text).and_then(|l| l.to_run().map(|run| (l, run))) {
+                    Ok((link, run)) => {
+                        self.open(link, run);
+                        self.error = None;
+                        self.notice = Some(format!(
+                            "Opened a link: {}, at step {}.",
+                            self.current().title,
+                            self.run.cursor()
+                        ));
+                    }
+                    Err(e) => {
+                        self.notice = None;
+                        self.error = Some(format!(
+                            "This link could not be opened: {e}. You are still looking at {}; the link itself is unchanged in the address bar.",
+                            self.current().title
+                        ));
+                    }
+                }
+                true
+            }
         }
+    }
+
+    /// The link to this view (the URL fragment, without `#`): scenario, receiver choice,
+    /// the steps taken on this branch and the current step.
+    pub fn link(&self) -> String {
+        let policy = match &self.choice {
+            Choice::Policy(p) => Some(*p),
+            Choice::Variant(_) => None,
+        };
+        let id = self.current().id.clone();
+        let scenario = match crate::presets::source(&id) {
+            Some(_) => ScenarioRef::Preset(id),
+            None => ScenarioRef::Inline(Box::new(self.current().clone())),
+        };
+        Link::of(&self.run, scenario, policy, None).encode()
+    }
+
+    /// Show a decoded link's run.
+    fn open(&mut self, link: Link, run: Run) {
+        let base = match &link.scenario {
+            ScenarioRef::Preset(id) => self.scenarios.iter().position(|s| &s.id == id),
+            ScenarioRef::Inline(s) => self.scenarios.iter().position(|x| *x == **s),
+        };
+        self.scenario = match (base, &link.scenario) {
+            (Some(i), _) => i,
+            (None, ScenarioRef::Inline(s)) => {
+                Rc::make_mut(&mut self.scenarios).push((**s).clone());
+                self.scenarios.len() - 1
+            }
+            // A preset the picker does not list: show it under its own entry.
+            (None, ScenarioRef::Preset(_)) => match link.base_scenario() {
+                Ok(s) => {
+                    Rc::make_mut(&mut self.scenarios).push(s);
+                    self.scenarios.len() - 1
+                }
+                Err(_) => self.scenario,
+            },
+        };
+        self.choice = match (&link.variant, link.policy) {
+            (Some(v), _) => Choice::Variant(v.clone()),
+            (None, Some(p)) => Choice::Policy(p),
+            (None, None) => Choice::default_for(self.current()),
+        };
+        self.run = run;
     }
 
     fn reload(&mut self) {
@@ -393,6 +467,59 @@ mod tests {
 
     fn app() -> AppState {
         AppState::new(load_presets())
+    }
+
+    #[test]
+    fn a_link_reopens_the_same_view_and_a_bad_one_keeps_the_run() {
+        let mut a = app();
+        assert!(a.apply(Msg::LoadId("sandbox".into())) || a.current().id == "sandbox");
+        let w = a.run.world().workers[0].name.clone();
+        a.apply(Msg::Act(Action::Acquire {
+            worker: w.clone(),
+            lock: None,
+        }));
+        a.apply(Msg::Act(Action::Advance { ticks: 3 }));
+        a.apply(Msg::Act(Action::Pause {
+            worker: w,
+            ticks: None,
+        }));
+        a.apply(Msg::StepBack);
+        let link = a.link();
+
+        let mut b = app();
+        assert!(b.apply(Msg::OpenLink(link.clone())));
+        assert_eq!(b.error, None);
+        assert_eq!(b.current().id, a.current().id);
+        assert_eq!(b.choice, a.choice);
+        assert_eq!(b.run.cursor(), a.run.cursor());
+        assert_eq!(b.run.world(), a.run.world());
+        assert!(b.run.events().eq(a.run.events()));
+        assert_eq!(b.link(), link, "the same view gives the same link");
+        assert!(
+            !b.apply(Msg::OpenLink(link.clone())),
+            "its own link changes nothing"
+        );
+
+        // Under a plain policy, too.
+        let mut c = app();
+        c.apply(Msg::Choose(Choice::Policy(Policy::Unfenced)));
+        c.apply(Msg::ToEnd);
+        let mut d = app();
+        d.apply(Msg::OpenLink(c.link()));
+        assert_eq!(
+            (d.choice.clone(), d.run.cursor()),
+            (c.choice.clone(), c.run.cursor())
+        );
+        assert_eq!(d.run.world(), c.run.world());
+
+        // Truncated, garbage and future links: a message, and the run is kept.
+        for bad in [&link[..link.len() / 2], "v1.%%%", "v9.AAAA", ""] {
+            let before = b.run.clone();
+            assert!(b.apply(Msg::OpenLink(bad.to_string())));
+            let e = b.error.clone().expect("an error for a bad link");
+            assert!(e.starts_with("This link could not be opened"), "{bad}: {e}");
+            assert_eq!(b.run, before, "{bad}: the run is kept");
+        }
     }
 
     #[test]

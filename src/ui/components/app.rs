@@ -7,9 +7,10 @@ use super::inspector::Inspector;
 use super::narration::Narration;
 use super::picker::Picker;
 use super::sandbox::Sandbox;
+use super::share::Share;
 use super::shortcuts::Shortcuts;
 use super::timeline::Timeline;
-use crate::ui::hooks::{use_keyboard, use_player};
+use crate::ui::hooks::{use_keyboard, use_link, use_player};
 use crate::ui::state::AppCtx;
 use crate::view::state::{load_presets, AppState};
 use yew::prelude::*;
@@ -19,6 +20,7 @@ pub fn App() -> Html {
     let state = use_reducer(|| AppState::new(load_presets()));
     use_player(&state);
     use_keyboard(&state);
+    use_link(&state);
     use_effect_with((), |_| {
         // `#panic` in the URL: panic on purpose after mount, so the e2e tests can check the
         // error panel (see src/ui/mod.rs).
@@ -35,6 +37,7 @@ pub fn App() -> Html {
                         <p class="tagline">{"Why a lease is not enough to protect a resource, and what a fencing token does."}</p>
                     </div>
                     <Picker />
+                    <Share />
                     <Shortcuts />
                 </header>
                 <main class="grid">

@@ -24,7 +24,7 @@ pub fn Controls() -> Html {
     let planned = text::planned_len(run);
     let at_start = cursor == 0;
     let at_end = state.at_end();
-    let pure_script = run.user_actions().is_empty() && !run.scenario.script.is_empty();
+    let pure_script = !run.has_user_actions() && !run.scenario.script.is_empty();
     let position = if pure_script {
         format!("Step {cursor} of {planned}")
     } else {

@@ -55,8 +55,8 @@ pub fn EventLog() -> Html {
     };
     html! {
         <section class="panel log-panel" aria-labelledby="log-h">
-            <h2 id="log-h">{"Event log"}</h2>
-            <div class="log" role="log" aria-label="Event log" tabindex="0" ref={log_ref}>
+            <h2 id="log-h">{"Event log"} if total > 0 { <small class="count">{format!(" · {total} events")}</small> }</h2>
+            <div class="log" role="log" aria-label="Event log" tabindex="0" ref={log_ref} data-events={total.to_string()}>
                 if total == 0 {
                     <p class="empty">{"No events yet."}</p>
                 } else {

@@ -8,6 +8,7 @@ mod inspector;
 mod narration;
 mod picker;
 mod sandbox;
+mod share;
 mod shortcuts;
 mod timeline;
 
