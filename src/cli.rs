@@ -1,14 +1,16 @@
-//! The `fencing-lab` command line: `list`, `run` and `export`, over the same model the app draws.
+//! The `fencing-lab` command line: `list`, `run`, `check` and `export`, over the same model the
+//! app draws.
 //!
 //! Arguments are parsed by hand (std only). Results go to stdout. Bad input — an unknown
 //! command, flag, preset, variant or policy, an unreadable or invalid scenario file, a script
 //! action the world refuses — is one line `fencing-lab: <problem>` on stderr and exit code 2.
 
 use crate::presets;
+use crate::sim::explore::{explore, Bounds, ExploreReport};
 use crate::sim::report::Report;
 use crate::sim::run::Run;
 use crate::sim::scenario::{Scenario, Variant};
-use crate::sim::{Policy, World};
+use crate::sim::{Action, Policy, World};
 use std::fmt::Write as _;
 use std::io::{Read as _, Write as _};
 
@@ -25,11 +27,15 @@ fencing-lab: leases and fencing tokens, simulated
 Usage:
   fencing-lab list
   fencing-lab run (--preset ID | FILE.json | -) [--variant NAME] [--policy P] [--format text|json]
+  fencing-lab check (--preset ID | FILE.json | -) [--variant NAME] [--policy P] [--format text|json]
+                   [--max-states N] [--depth N]
   fencing-lab export (--preset ID | FILE.json | -)
   fencing-lab help
 
 list     preset ids and titles, grouped by theme
 run      run the whole script and print the timeline and verdicts (text) or the report (json)
+check    explore every reachable state (delivery orders, holds, pauses, time) within bounds and
+         report, per invariant, whether it held or the shortest run that breaks it
 export   print a scenario as a scenario file (docs/scenario-format.md); running it gives the same result
 
 Options of run:
@@ -39,9 +45,17 @@ Options of run:
                    variant name: runs the variant with that name or that policy (so its settings
                    and expectations apply); otherwise applies P as the scenario's receiver policy
   --format F       text (default) or json
+  --actions FILE   run these actions from step 0 instead of the script: a JSON list of
+                   actions, one invariant of `check --format json` (its counterexample), or a
+                   whole check report (its first counterexample); - reads stdin
+
+Options of check: --preset, --variant, --policy and --format as for run, and
+  --max-states N   stop after N distinct states (the report then says INCOMPLETE)
+  --depth N        longest run explored, in actions
 
 Exit status: 0 done (and the variant's stated outcome held); 1 the run finished but the
 variant's stated outcome did not hold; 2 bad input, reported as one line on stderr.
+check exits 0 whenever it finished, whether or not an invariant broke.
 ";
 
 /// Something wrong with the input: reported as one line, exit code 2.
@@ -117,6 +131,7 @@ fn dispatch(args: &[String]) -> Result<Output, Problem> {
         "list" => cmd_list(rest),
         "run" => cmd_run(rest),
         "export" => cmd_export(rest),
+        "check" => cmd_check(rest),
         "help" | "-h" | "--help" => Ok(Output::ok(USAGE.to_string())),
         "-V" | "--version" => Ok(Output::ok(format!(
             "fencing-lab {}\n",
@@ -126,7 +141,7 @@ fn dispatch(args: &[String]) -> Result<Output, Problem> {
             problem(format!("unknown flag “{other}”; try `fencing-lab help`"))
         }
         other => problem(format!(
-            "unknown command “{other}” (commands: list, run, export, help)"
+            "unknown command “{other}” (commands: list, run, check, export, help)"
         )),
     }
 }
@@ -443,7 +458,11 @@ fn run_all(choice: &Choice, label: &str) -> Result<Run, Problem> {
 }
 
 fn cmd_run(args: &[String]) -> Result<Output, Problem> {
-    let a = Args::parse("run", args, &["preset", "policy", "variant", "format"])?;
+    let a = Args::parse(
+        "run",
+        args,
+        &["preset", "policy", "variant", "format", "actions"],
+    )?;
     if a.help {
         return Ok(Output::ok(USAGE.to_string()));
     }
@@ -453,8 +472,16 @@ fn cmd_run(args: &[String]) -> Result<Output, Problem> {
         Some(f) => return problem(format!("unknown format “{f}” (formats: text, json)")),
     };
     let (scenario, label) = a.source("run")?.load()?;
-    let choice = choose(&scenario, a.get("variant"), a.get("policy"))?;
-    let mut run = run_all(&choice, &label)?;
+    let mut choice = choose(&scenario, a.get("variant"), a.get("policy"))?;
+    let mut run = match a.get("actions") {
+        None => run_all(&choice, &label)?,
+        Some(path) => {
+            // The variant's stated outcome is about its script, not about these actions.
+            choice.unchecked =
+                Some("the run replays the given actions instead of the script".into());
+            replay_actions(&choice, path)?
+        }
+    };
     let report = Report::of(&run);
     let verdict = Verdict::of(&choice, &report);
     let text = match format {
@@ -473,6 +500,170 @@ fn cmd_run(args: &[String]) -> Result<Output, Problem> {
         0
     };
     Ok(Output { text, code })
+}
+
+/// `run --actions FILE`: the scenario from step 0 with these actions as the user's, in order.
+fn replay_actions(choice: &Choice, path: &str) -> Result<Run, Problem> {
+    let label = if path == "-" { "<stdin>" } else { path };
+    let text = read_input(path).map_err(|e| Problem(format!("cannot read {label}: {e}")))?;
+    let actions = actions_of(&text).map_err(|e| Problem(format!("{label}: {e}")))?;
+    let mut run = Run::new(&choice.scenario, choice.variant.as_ref());
+    for (i, a) in actions.into_iter().enumerate() {
+        let shown = a.to_string();
+        run.act(a)
+            .map_err(|e| Problem(format!("{label}: action [{i}] ({shown}) was refused: {e}")))?;
+    }
+    Ok(run)
+}
+
+/// The actions in an `--actions` file: a JSON list of actions; or one invariant of
+/// `check --format json` (its `counterexample`); or the whole check report (the first
+/// violated invariant's counterexample).
+fn actions_of(text: &str) -> Result<Vec<Action>, String> {
+    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let (list, at) = if v.is_array() {
+        (v, String::new())
+    } else if let Some(ce) = v.get("counterexample") {
+        (ce.clone(), "counterexample".to_string())
+    } else if let Some(invs) = v.get("invariants").and_then(|i| i.as_array()) {
+        match invs.iter().position(|i| !i["counterexample"].is_null()) {
+            Some(k) => (
+                invs[k]["counterexample"].clone(),
+                format!("invariants[{k}].counterexample"),
+            ),
+            None => {
+                return Err("the check report has no counterexample (every invariant held)".into())
+            }
+        }
+    } else {
+        return Err(
+            "expected a list of actions, an invariant with a `counterexample`, or a check report"
+                .into(),
+        );
+    };
+    if list.is_null() {
+        return Err(format!(
+            "{at} is null: that invariant held, there is nothing to replay"
+        ));
+    }
+    serde_path_to_error::deserialize(list).map_err(|e| {
+        let path = e.path().to_string();
+        let path = match (at.is_empty(), path.as_str()) {
+            (true, ".") => String::new(),
+            (true, p) => format!("{p}: "),
+            (false, ".") => format!("{at}: "),
+            (false, p) => format!("{at}{p}: "),
+        };
+        format!("{path}{}", e.into_inner())
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// check
+
+fn cmd_check(args: &[String]) -> Result<Output, Problem> {
+    let a = Args::parse(
+        "check",
+        args,
+        &[
+            "preset",
+            "policy",
+            "variant",
+            "format",
+            "max-states",
+            "depth",
+        ],
+    )?;
+    if a.help {
+        return Ok(Output::ok(USAGE.to_string()));
+    }
+    let format = match a.get("format") {
+        None | Some("text") => Format::Text,
+        Some("json") => Format::Json,
+        Some(f) => return problem(format!("unknown format “{f}” (formats: text, json)")),
+    };
+    let (scenario, _) = a.source("check")?.load()?;
+    let choice = choose(&scenario, a.get("variant"), a.get("policy"))?;
+    let world_of = match &choice.variant {
+        Some(v) => choice.scenario.with_variant(v),
+        None => choice.scenario.clone(),
+    };
+    let mut bounds = Bounds::for_scenario(&world_of);
+    let number = |name: &str| -> Result<Option<usize>, Problem> {
+        match a.get(name) {
+            None => Ok(None),
+            Some(v) => match v.parse::<usize>() {
+                Ok(n) if n > 0 => Ok(Some(n)),
+                _ => problem(format!("--{name} takes a positive whole number, not “{v}”")),
+            },
+        }
+    };
+    if let Some(n) = number("max-states")? {
+        bounds.max_states = n;
+    }
+    if let Some(n) = number("depth")? {
+        bounds.max_depth = n;
+    }
+    // The model has no clock: the command times the search.
+    let started = std::time::Instant::now();
+    let mut report = explore(
+        &world_of,
+        choice.variant.as_ref().map(|v| v.name.clone()),
+        bounds,
+    );
+    report.elapsed_ms = started.elapsed().as_millis() as u64;
+    let text = match format {
+        Format::Json => serde_json::to_string_pretty(&report).expect("a report serialises") + "\n",
+        Format::Text => check_text(&report),
+    };
+    Ok(Output::ok(text))
+}
+
+fn check_text(r: &ExploreReport) -> String {
+    let mut o = String::new();
+    let variant = r
+        .variant
+        .as_deref()
+        .map_or("no variant".to_string(), |v| format!("variant {v}"));
+    let _ = writeln!(o, "{}: {variant}, policy {}", r.scenario, r.policy);
+    let b = &r.bounds;
+    let _ = writeln!(
+        o,
+        "bounds: depth {}, time up to t={}, holds {}, drops {}, duplicates {}, pauses {}, crashes {}, at most {} states",
+        b.max_depth, b.max_tick, b.max_holds, b.max_drops, b.max_duplicates, b.max_pauses, b.max_crashes, b.max_states
+    );
+    let _ = writeln!(
+        o,
+        "explored {} states ({} distinct, {} terminal) in {} ms{}",
+        r.states,
+        r.distinct_states,
+        r.terminal_states,
+        r.elapsed_ms,
+        if r.complete {
+            ""
+        } else {
+            " — INCOMPLETE: the state bound cut the search short"
+        }
+    );
+    for inv in &r.invariants {
+        match &inv.counterexample {
+            None => {
+                let _ = writeln!(o, "  held      {}", inv.kind);
+            }
+            Some(ce) => {
+                let _ = writeln!(
+                    o,
+                    "  VIOLATED  {} — shortest counterexample, {} actions:",
+                    inv.kind,
+                    ce.len()
+                );
+                for (i, a) in ce.iter().enumerate() {
+                    let _ = writeln!(o, "    {:>2}. {a}", i + 1);
+                }
+            }
+        }
+    }
+    o
 }
 
 /// `--format json`: the report, field for field, and whether the variant's stated outcome held.

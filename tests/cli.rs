@@ -778,3 +778,219 @@ fn the_format_doc_names_every_action_kind_policy_issuer_and_metric() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// check
+
+fn invariant<'a>(report: &'a Value, kind: &str) -> &'a Value {
+    report["invariants"]
+        .as_array()
+        .expect("invariants is a list")
+        .iter()
+        .find(|i| i["kind"] == kind)
+        .unwrap_or_else(|| panic!("no invariant {kind} in {report}"))
+}
+
+#[test]
+fn check_reports_counts_bounds_and_each_invariant() {
+    let r = json_of(&[
+        "check",
+        "--preset",
+        "paused-writer",
+        "--policy",
+        "unfenced",
+        "--format",
+        "json",
+    ]);
+    for field in ["states", "distinct_states", "terminal_states", "elapsed_ms"] {
+        assert!(r[field].is_u64(), "{field} is a count: {r}");
+    }
+    assert!(r["distinct_states"].as_u64() <= r["states"].as_u64());
+    assert!(r["terminal_states"].as_u64().unwrap() > 0);
+    assert_eq!(r["complete"], true);
+    assert!(r["bounds"]["max_depth"].is_u64() && r["bounds"]["max_pauses"].is_u64());
+    let kinds: Vec<&str> = r["invariants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["kind"].as_str().unwrap())
+        .collect();
+    assert!(
+        kinds.contains(&"stale_overwrite") && kinds.contains(&"double_execution"),
+        "{kinds:?}"
+    );
+    let stale = invariant(&r, "stale_overwrite");
+    assert_eq!(stale["held"], false);
+    assert!(stale["counterexample"]
+        .as_array()
+        .is_some_and(|c| !c.is_empty()));
+    assert_eq!(invariant(&r, "double_execution")["held"], true);
+    assert!(invariant(&r, "double_execution")["counterexample"].is_null());
+
+    // The fence holds where the lease alone did not.
+    let fenced = json_of(&[
+        "check",
+        "--preset",
+        "paused-writer",
+        "--policy",
+        "highest-seen",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(invariant(&fenced, "stale_overwrite")["held"], true);
+    assert!(invariant(&fenced, "stale_overwrite")["counterexample"].is_null());
+}
+
+#[test]
+fn check_verdicts_match_the_explorer_for_delayed_before_new() {
+    let hs = json_of(&[
+        "check",
+        "--preset",
+        "delayed-before-new",
+        "--policy",
+        "highest-seen",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(invariant(&hs, "superseded_write")["held"], false);
+    let foa = json_of(&[
+        "check",
+        "--preset",
+        "delayed-before-new",
+        "--policy",
+        "fence-on-acquire",
+        "--format",
+        "json",
+    ]);
+    for i in foa["invariants"].as_array().unwrap() {
+        assert_eq!(i["held"], true, "fence-on-acquire: {i}");
+    }
+    let text = ok(&[
+        "check",
+        "--preset",
+        "delayed-before-new",
+        "--policy",
+        "highest-seen",
+    ]);
+    assert!(text.contains("VIOLATED  superseded_write"), "{text}");
+    assert!(text.contains("held      stale_overwrite"), "{text}");
+}
+
+#[test]
+fn a_counterexample_replays_with_run_actions() {
+    let report = ok(&[
+        "check",
+        "--preset",
+        "paused-writer",
+        "--policy",
+        "unfenced",
+        "--format",
+        "json",
+    ]);
+    let r: Value = serde_json::from_str(&report).unwrap();
+    let scratch = Scratch::new("counterexample");
+    let violations = |out: &str| -> Vec<String> {
+        let v: Value = serde_json::from_str(out).expect("run JSON");
+        v["violations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["kind"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // The action list alone, one invariant, and the whole report piped in.
+    let list = scratch.0.join("ce.json");
+    std::fs::write(
+        &list,
+        invariant(&r, "stale_overwrite")["counterexample"].to_string(),
+    )
+    .unwrap();
+    let one = scratch.0.join("inv.json");
+    std::fs::write(&one, invariant(&r, "stale_overwrite").to_string()).unwrap();
+    for file in [&list, &one] {
+        let out = ok(&[
+            "run",
+            "--preset",
+            "paused-writer",
+            "--policy",
+            "unfenced",
+            "--actions",
+            file.to_str().unwrap(),
+            "--format",
+            "json",
+        ]);
+        assert!(
+            violations(&out).contains(&"stale_overwrite".to_string()),
+            "{file:?}: {out}"
+        );
+    }
+    let piped = run_with_stdin(
+        &[
+            "run",
+            "--preset",
+            "paused-writer",
+            "--policy",
+            "unfenced",
+            "--actions",
+            "-",
+            "--format",
+            "json",
+        ],
+        Some(&report),
+    );
+    assert_eq!(piped.code, 0, "{}", piped.stderr);
+    assert!(!violations(&piped.stdout).is_empty());
+    // The same actions under the fence: the stale write is rejected.
+    let out = ok(&[
+        "run",
+        "--preset",
+        "paused-writer",
+        "--policy",
+        "highest-seen",
+        "--actions",
+        list.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert!(
+        !violations(&out).contains(&"stale_overwrite".to_string()),
+        "{out}"
+    );
+}
+
+#[test]
+fn check_and_run_actions_refuse_bad_input_in_one_line() {
+    for args in [
+        vec!["check", "--preset", "no-such-preset"],
+        vec!["check", "--preset", "paused-writer", "--policy", "bogus"],
+        vec!["check", "--preset", "paused-writer", "--max-states", "lots"],
+        vec!["check", "--preset", "paused-writer", "--format", "xml"],
+    ] {
+        let o = cli(&args);
+        assert_eq!(o.code, 2, "{args:?}");
+        assert_eq!(o.stderr.lines().count(), 1, "{args:?}: {}", o.stderr);
+        assert!(o.stderr.starts_with("fencing-lab: "), "{}", o.stderr);
+    }
+    let held = run_with_stdin(
+        &["run", "--preset", "paused-writer", "--actions", "-"],
+        Some(r#"{"kind":"x","held":true,"counterexample":null}"#),
+    );
+    assert_eq!(held.code, 2);
+    assert!(held.stderr.contains("nothing to replay"), "{}", held.stderr);
+    let bad = run_with_stdin(
+        &["run", "--preset", "paused-writer", "--actions", "-"],
+        Some(r#"[{"do":"acquire","worker":"A"},{"do":"fly"}]"#),
+    );
+    assert_eq!(bad.code, 2);
+    assert!(
+        bad.stderr.contains("[1]") && bad.stderr.contains("unknown variant `fly`"),
+        "{}",
+        bad.stderr
+    );
+    let refused = run_with_stdin(
+        &["run", "--preset", "paused-writer", "--actions", "-"],
+        Some(r#"[{"do":"crash","worker":"Z"}]"#),
+    );
+    assert_eq!(refused.code, 2);
+    assert!(refused.stderr.contains("action [0]"), "{}", refused.stderr);
+}
