@@ -6,8 +6,10 @@
 //!   method here, delegating to `Run`.
 //! - [`layout`]: the geometry of the space-time diagram, derived from a run's events and frames.
 //! - [`inspect`]: the inspector's rows, with what the last step changed.
+//! - [`embed`]: the options of embed mode (`?embed&preset=…`).
 //! - [`text`]: accessible names and short descriptions shared by the components.
 
+pub mod embed;
 pub mod inspect;
 pub mod layout;
 pub mod state;

@@ -1,0 +1,196 @@
+//! Embed mode: `?embed&preset=ID&policy=P&step=N&autoplay&sandbox` shows only the timeline,
+//! the controls and the narration (docs/embedding.md). The options are read here, natively
+//! testable; a bad option is named in the page and the rest still apply.
+
+use super::state::{AppState, Choice, Msg};
+
+/// The options of an embedded view.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EmbedOptions {
+    pub preset: Option<String>,
+    /// A variant name or a plain policy, as in the policy picker.
+    pub policy: Option<String>,
+    pub step: Option<usize>,
+    pub autoplay: bool,
+    /// Show the sandbox buttons and the in-flight panel too.
+    pub sandbox: bool,
+}
+
+impl EmbedOptions {
+    /// The options in a query string (`?embed&preset=…`), or `None` when `embed` is absent.
+    pub fn parse(query: &str) -> Option<EmbedOptions> {
+        let mut embed = false;
+        let mut o = EmbedOptions::default();
+        for part in query
+            .trim_start_matches('?')
+            .split('&')
+            .filter(|p| !p.is_empty())
+        {
+            let (key, value) = part.split_once('=').unwrap_or((part, ""));
+            let value = decode(value);
+            let on = !matches!(value.as_str(), "0" | "false" | "no");
+            match key {
+                "embed" => embed = on,
+                "preset" => o.preset = Some(value),
+                "policy" => o.policy = Some(value),
+                "step" => {
+                    o.step = value
+                        .parse()
+                        .ok()
+                        .or(Some(usize::MAX))
+                        .filter(|_| !value.is_empty())
+                }
+                "autoplay" => o.autoplay = on,
+                "sandbox" => o.sandbox = on,
+                _ => {}
+            }
+        }
+        embed.then_some(o)
+    }
+
+    /// The query string for these options (what the Embed dialog writes).
+    pub fn query(&self) -> String {
+        let mut q = vec!["embed".to_string()];
+        if let Some(p) = &self.preset {
+            q.push(format!("preset={}", encode(p)));
+        }
+        if let Some(p) = &self.policy {
+            q.push(format!("policy={}", encode(p)));
+        }
+        if let Some(s) = self.step {
+            q.push(format!("step={s}"));
+        }
+        if self.autoplay {
+            q.push("autoplay".into());
+        }
+        if self.sandbox {
+            q.push("sandbox".into());
+        }
+        format!("?{}", q.join("&"))
+    }
+
+    /// Apply the options to a fresh app state. Returns what was wrong with them, if anything
+    /// (the rest still applies).
+    pub fn apply(&self, state: &mut AppState) -> Vec<String> {
+        let mut wrong = Vec::new();
+        if let Some(id) = &self.preset {
+            if !state.apply(Msg::LoadId(id.clone())) && state.current().id != *id {
+                wrong.push(format!("no scenario named “{id}”"));
+            }
+        }
+        if let Some(p) = &self.policy {
+            match Choice::parse(state.current(), p) {
+                Some(c) => {
+                    state.apply(Msg::Choose(c));
+                }
+                None => wrong.push(format!("no receiver policy or variant named “{p}”")),
+            }
+        }
+        match self.step {
+            Some(usize::MAX) => wrong.push("the step is not a number".into()),
+            Some(s) => {
+                state.apply(Msg::Seek(s));
+            }
+            None => {}
+        }
+        if self.autoplay && state.can_play() && !state.at_end() {
+            state.apply(Msg::TogglePlay);
+        }
+        if !wrong.is_empty() {
+            state.error = Some(format!(
+                "This embed's options are not all valid: {}. Showing {} instead.",
+                wrong.join("; "),
+                state.current().title
+            ));
+        }
+        wrong
+    }
+}
+
+/// Percent-decoding of a query value (`+` is a space).
+fn decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => match u8::from_str_radix(&s[i + 1..i + 3], 16) {
+                Ok(b) => {
+                    out.push(b);
+                    i += 2;
+                }
+                Err(_) => out.push(b'%'),
+            },
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Percent-encoding of everything but unreserved characters.
+fn encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::view::state::load_presets;
+
+    #[test]
+    fn options_read_back_from_their_query() {
+        assert_eq!(EmbedOptions::parse(""), None);
+        assert_eq!(
+            EmbedOptions::parse("?preset=paused-writer"),
+            None,
+            "not an embed"
+        );
+        let o = EmbedOptions {
+            preset: Some("paused-writer".into()),
+            policy: Some("unfenced".into()),
+            step: Some(3),
+            autoplay: true,
+            sandbox: false,
+        };
+        assert_eq!(EmbedOptions::parse(&o.query()), Some(o.clone()));
+        assert_eq!(
+            EmbedOptions::parse("?embed&autoplay=0&sandbox=1"),
+            Some(EmbedOptions {
+                sandbox: true,
+                ..Default::default()
+            })
+        );
+        assert_eq!(decode("a%20b+c%2"), "a b c%2");
+        assert_eq!(encode("a b/é"), "a%20b%2F%C3%A9");
+    }
+
+    #[test]
+    fn options_choose_the_view_and_bad_ones_are_named() {
+        let mut s = AppState::new(load_presets());
+        let o =
+            EmbedOptions::parse("?embed&preset=delayed-before-new&policy=fence-on-acquire&step=2")
+                .unwrap();
+        assert!(o.apply(&mut s).is_empty());
+        assert_eq!(s.current().id, "delayed-before-new");
+        assert_eq!(s.choice.value(), "fence-on-acquire");
+        assert_eq!(s.run.cursor(), 2);
+        assert!(!s.playing && s.error.is_none());
+
+        let mut s = AppState::new(load_presets());
+        let o = EmbedOptions::parse("?embed&preset=nope&policy=sideways&step=x&autoplay").unwrap();
+        let wrong = o.apply(&mut s);
+        assert_eq!(wrong.len(), 3, "{wrong:?}");
+        assert_eq!(s.current().id, "paused-writer", "the default scenario");
+        assert!(s.error.as_deref().unwrap().contains("“nope”"));
+        assert!(s.playing, "autoplay still applies");
+    }
+}
