@@ -4,7 +4,8 @@
 // Tests write their screenshots explicitly under target/screenshots/.
 const { defineConfig } = require('@playwright/test');
 
-const PORT = 8081;
+// E2E_PORT lets two checkouts run their specs at once.
+const PORT = Number(process.env.E2E_PORT || 8081);
 
 module.exports = defineConfig({
   testDir: 'e2e',
