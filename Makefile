@@ -13,12 +13,13 @@ export CHROMEDRIVER ?= /usr/bin/chromedriver
 ADDRESS ?= 127.0.0.1
 PORT ?= 8080
 
-.PHONY: help setup setup-build setup-test fetch build serve serve-dist test test-native test-wasm test-e2e bench fmt-check clean distclean
+.PHONY: help setup setup-build setup-test fetch build site serve serve-dist test test-native test-wasm test-e2e bench fmt-check clean distclean
 
 help:
 	@echo "make serve      build and serve the app on http://$(ADDRESS):$(PORT)/ (trunk serve)"
 	@echo "make serve-dist build dist/ and serve it with scripts/serve-static.js on $(ADDRESS):$(PORT)"
 	@echo "make build      trunk build --release --offline -> dist/"
+	@echo "make site       the guide (docs/guide, mdbook) and the app in one static folder -> target/site/"
 	@echo "make test       native cargo tests, wasm browser tests (tests/wasm_*.rs), release build, Playwright e2e"
 	@echo "make bench      cargo bench (+ node scripts/bench-browser.js if present)"
 	@echo "make setup      install every tool the build and tests need (only what is missing)"
@@ -40,6 +41,12 @@ fetch:
 build: setup-build fetch
 	trunk build --release --offline
 
+# The guide at target/site/, the app at target/site/app/ (the guide's pages embed app/…).
+# mdbook empties its output folder first, so the app is copied in after it.
+site: build
+	mdbook build docs/guide --dest-dir $(CURDIR)/target/site
+	rm -rf target/site/app && cp -r dist target/site/app
+
 serve: setup-build fetch
 	trunk serve --release --offline --address $(ADDRESS) --port $(PORT)
 
@@ -51,6 +58,8 @@ test: setup-test
 	$(MAKE) --no-print-directory test-wasm
 	$(MAKE) --no-print-directory fetch
 	trunk build --release --offline
+	mdbook build docs/guide --dest-dir $(CURDIR)/target/site
+	rm -rf target/site/app && cp -r dist target/site/app
 	$(MAKE) --no-print-directory test-e2e
 
 test-native:

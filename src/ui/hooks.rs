@@ -5,6 +5,7 @@ use crate::view::state::{shortcut, Msg};
 use gloo_timers::callback::Interval;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
+use web_sys::HtmlElement;
 use yew::prelude::*;
 
 /// While playing, one step every `speed` ms. The interval lives exactly as long as
@@ -86,6 +87,29 @@ pub fn use_link(state: &AppCtx) {
                 );
             }
             drop(listener);
+        }
+    });
+}
+
+/// A dialog's focus: into `inside` when it opens, back to its `opener` button when it closes
+/// (unless the user already moved focus somewhere else). Nothing on mount: a page — or an
+/// embedded frame — must not take the reader's focus by loading.
+#[hook]
+pub fn use_dialog_focus(open: bool, inside: NodeRef, opener: NodeRef) {
+    let was_open = use_mut_ref(|| false);
+    use_effect_with(open, move |&open| {
+        let closed = std::mem::replace(&mut *was_open.borrow_mut(), open) && !open;
+        if open {
+            if let Some(el) = inside.cast::<HtmlElement>() {
+                let _ = el.focus();
+            }
+        } else if let Some(el) = opener.cast::<HtmlElement>().filter(|_| closed) {
+            let active = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.active_element());
+            if active.is_none_or(|a| a.tag_name().eq_ignore_ascii_case("body")) {
+                let _ = el.focus();
+            }
         }
     });
 }

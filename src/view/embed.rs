@@ -107,6 +107,70 @@ impl EmbedOptions {
     }
 }
 
+/// What the Embed dialog offers: an iframe that shows the current view.
+pub struct Snippet {
+    /// The iframe's address: `app_url` plus the options, plus the view's link as the hash
+    /// when the options alone cannot reproduce it (sandbox actions, a scenario that is not a
+    /// preset).
+    pub src: String,
+    pub html: String,
+}
+
+impl EmbedOptions {
+    /// The options that show this view: its preset, receiver choice and step.
+    pub fn of(state: &AppState, autoplay: bool, sandbox: bool) -> EmbedOptions {
+        let id = &state.current().id;
+        let cursor = state.run.cursor();
+        EmbedOptions {
+            preset: crate::presets::source(id).map(|_| id.clone()),
+            policy: Some(state.choice.value()),
+            step: (cursor > 0).then_some(cursor),
+            autoplay,
+            sandbox,
+        }
+    }
+}
+
+/// The iframe snippet for the app at `app_url` (its address without query or hash).
+pub fn snippet(state: &AppState, app_url: &str, autoplay: bool, sandbox: bool) -> Snippet {
+    let o = EmbedOptions::of(state, autoplay, sandbox);
+    let mut src = format!("{app_url}{}", o.query());
+    if o.preset.is_none() || state.run.has_user_actions() {
+        src.push('#');
+        src.push_str(&state.link());
+    }
+    let height = frame_height(state, sandbox);
+    let title = format!("Fencing Lab: {}", state.current().title);
+    let html = format!(
+        "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"{height}\" loading=\"lazy\" \
+         sandbox=\"allow-scripts allow-same-origin allow-downloads\" \
+         style=\"border:1px solid #ccd; border-radius:8px\"></iframe>",
+        attr(&src),
+        attr(&title)
+    );
+    Snippet { src, html }
+}
+
+/// A frame height (px) that shows the whole view without scrolling from 700 px wide: the
+/// timeline, then the narration beside the controls — or, with the sandbox, a panel of
+/// buttons per lane (worker, coordinator, resource). Measured in Chromium over the presets.
+pub fn frame_height(state: &AppState, sandbox: bool) -> i32 {
+    let timeline = super::layout::layout(&state.run);
+    let lanes = timeline.lanes.len() as i32;
+    if sandbox {
+        timeline.height + 300 + 220 * lanes
+    } else {
+        timeline.height + 550
+    }
+}
+
+/// Text as an HTML attribute value.
+fn attr(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+}
+
 /// Percent-decoding of a query value (`+` is a space).
 fn decode(s: &str) -> String {
     let bytes = s.as_bytes();
@@ -115,12 +179,15 @@ fn decode(s: &str) -> String {
     while i < bytes.len() {
         match bytes[i] {
             b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => match u8::from_str_radix(&s[i + 1..i + 3], 16) {
-                Ok(b) => {
+            b'%' if i + 2 < bytes.len() => match std::str::from_utf8(&bytes[i + 1..i + 3])
+                .ok()
+                .and_then(|hex| u8::from_str_radix(hex, 16).ok())
+            {
+                Some(b) => {
                     out.push(b);
                     i += 2;
                 }
-                Err(_) => out.push(b'%'),
+                None => out.push(b'%'),
             },
             b => out.push(b),
         }
@@ -171,6 +238,11 @@ mod tests {
         );
         assert_eq!(decode("a%20b+c%2"), "a b c%2");
         assert_eq!(encode("a b/é"), "a%20b%2F%C3%A9");
+        // A stray `%` before a multi-byte character is kept, not sliced through.
+        assert_eq!(decode("%aé%"), "%aé%");
+        for s in ["", "paused-writer", "a&b=c#d", "é ✓ 日本", "100%"] {
+            assert_eq!(decode(&encode(s)), s);
+        }
     }
 
     #[test]
@@ -192,5 +264,76 @@ mod tests {
         assert_eq!(s.current().id, "paused-writer", "the default scenario");
         assert!(s.error.as_deref().unwrap().contains("“nope”"));
         assert!(s.playing, "autoplay still applies");
+    }
+
+    #[test]
+    fn the_snippet_reopens_the_view_it_was_taken_from() {
+        let mut s = AppState::new(load_presets());
+        s.apply(Msg::LoadId("delayed-before-new".into()));
+        s.apply(Msg::Seek(3));
+        let snip = snippet(&s, "https://example.org/lab/", true, false);
+        assert_eq!(
+            snip.src,
+            format!("https://example.org/lab/?embed&preset=delayed-before-new&policy={}&step=3&autoplay", s.choice.value())
+        );
+        assert!(
+            snip.html.contains(
+                "src=\"https://example.org/lab/?embed&amp;preset=delayed-before-new&amp;"
+            ),
+            "{}",
+            snip.html
+        );
+        assert!(snip
+            .html
+            .contains(&format!("title=\"Fencing Lab: {}\"", s.current().title)));
+        // The embedded page, given that address, shows the same view.
+        let query = snip.src.split_once('?').unwrap().1;
+        let mut e = AppState::new(load_presets());
+        EmbedOptions::parse(query).unwrap().apply(&mut e);
+        assert_eq!(
+            (e.current().id.as_str(), e.choice.value(), e.run.cursor()),
+            ("delayed-before-new", s.choice.value(), 3)
+        );
+        assert_eq!(e.run.world(), s.run.world());
+    }
+
+    #[test]
+    fn a_sandbox_session_travels_in_the_snippets_hash() {
+        let mut s = AppState::new(load_presets());
+        s.apply(Msg::LoadId("sandbox".into()));
+        let worker = s.run.world().workers[0].name.clone();
+        s.apply(Msg::Act(crate::sim::Action::Acquire { worker, lock: None }));
+        let snip = snippet(&s, "app/", false, true);
+        let (query, hash) = snip
+            .src
+            .split_once('#')
+            .expect("the session is in the hash");
+        assert!(query.ends_with("&sandbox"), "{query}");
+        assert_eq!(hash, s.link());
+        let mut e = AppState::new(load_presets());
+        EmbedOptions::parse(query.trim_start_matches("app/"))
+            .unwrap()
+            .apply(&mut e);
+        e.apply(Msg::OpenLink(hash.to_string()));
+        assert_eq!(e.run.world(), s.run.world());
+        let lanes = crate::view::layout::layout(&s.run).lanes.len();
+        assert!(lanes >= 3, "{lanes} lanes");
+        let height = |h: &str| -> i32 {
+            h.split("height=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        };
+        let plain = snippet(&s, "app/", false, false);
+        assert!(
+            height(&snip.html) > height(&plain.html) + 150 * lanes as i32,
+            "the sandbox buttons need room: {} vs {}",
+            snip.html,
+            plain.html
+        );
     }
 }

@@ -440,7 +440,7 @@ pub fn shortcut(
 pub fn load_presets() -> Vec<Scenario> {
     crate::presets::ids()
         .filter_map(crate::presets::source)
-        .filter_map(|text| serde_json::from_str::<Scenario>(text).ok())
+        .filter_map(|text| Scenario::from_json(text).ok())
         .filter(|s| !s.locks.is_empty() && s.network.delay > 0)
         .collect()
 }

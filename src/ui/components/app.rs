@@ -1,6 +1,7 @@
 //! The whole page: the state, its context, the timer and keyboard hooks, and the panels.
 
 use super::controls::Controls;
+use super::embed_dialog::EmbedDialog;
 use super::event_log::EventLog;
 use super::in_flight::InFlight;
 use super::inspector::Inspector;
@@ -12,12 +13,27 @@ use super::shortcuts::Shortcuts;
 use super::timeline::Timeline;
 use crate::ui::hooks::{use_keyboard, use_link, use_player};
 use crate::ui::state::AppCtx;
+use crate::view::embed::EmbedOptions;
 use crate::view::state::{load_presets, AppState};
 use yew::prelude::*;
 
 #[component]
 pub fn App() -> Html {
-    let state = use_reducer(|| AppState::new(load_presets()));
+    // `?embed…` in the address: only the timeline, the controls and the narration.
+    let embed = use_memo((), |_| {
+        let search = web_sys::window().and_then(|w| w.location().search().ok());
+        EmbedOptions::parse(&search.unwrap_or_default())
+    });
+    let state = {
+        let embed = embed.clone();
+        use_reducer(move || {
+            let mut state = AppState::new(load_presets());
+            if let Some(options) = &*embed {
+                options.apply(&mut state);
+            }
+            state
+        })
+    };
     use_player(&state);
     use_keyboard(&state);
     use_link(&state);
@@ -28,6 +44,26 @@ pub fn App() -> Html {
             panic!("deliberate panic requested by the URL (#panic), to test the error panel");
         }
     });
+    if let Some(options) = &*embed {
+        return html! {
+            <ContextProvider<AppCtx> context={state}>
+                <div class={classes!("app", "embed", options.sandbox.then_some("with-hands"))}>
+                    <Timeline />
+                    <div class="story">
+                        <Narration hands={options.sandbox} />
+                        <Controls />
+                    </div>
+                    if options.sandbox {
+                        <div class="hands">
+                            <InFlight />
+                            <Sandbox />
+                        </div>
+                    }
+                    <Shortcuts />
+                </div>
+            </ContextProvider<AppCtx>>
+        };
+    }
     html! {
         <ContextProvider<AppCtx> context={state}>
             <div class="app">
@@ -37,7 +73,10 @@ pub fn App() -> Html {
                         <p class="tagline">{"Why a lease is not enough to protect a resource, and what a fencing token does."}</p>
                     </div>
                     <Picker />
-                    <Share />
+                    <div class="share-row">
+                        <Share />
+                        <EmbedDialog />
+                    </div>
                     <Shortcuts />
                 </header>
                 <main class="grid">

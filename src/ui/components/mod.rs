@@ -2,6 +2,7 @@
 
 pub mod app;
 mod controls;
+mod embed_dialog;
 mod event_log;
 mod in_flight;
 mod inspector;

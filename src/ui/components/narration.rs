@@ -7,8 +7,16 @@ use crate::view::state::{Choice, Msg};
 use crate::view::text;
 use yew::prelude::*;
 
+#[derive(Properties, PartialEq)]
+pub struct NarrationProps {
+    /// Whether the sandbox buttons are on the page (not in an embed without `sandbox`):
+    /// the take-over text only points at buttons the reader can see.
+    #[prop_or(true)]
+    pub hands: bool,
+}
+
 #[component]
-pub fn Narration() -> Html {
+pub fn Narration(props: &NarrationProps) -> Html {
     let state = use_app();
     let run = &state.run;
     let scenario = state.current();
@@ -21,6 +29,8 @@ pub fn Narration() -> Html {
     let take_over = run.next_script_step().is_none();
     let takeover_text = if sandbox {
         "Sandbox: build a story from nothing. Acquire leases, write, pause and crash workers, let time pass, and deliver, hold, drop or duplicate each message in any order."
+    } else if !props.hands {
+        "The script ends here. Step back or scrub to watch any step again."
     } else {
         "Take over: the script has nothing more to say on this branch. Keep acting in the same world with the sandbox buttons — deliver, hold or drop messages, pause or crash workers, let time pass."
     };

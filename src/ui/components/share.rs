@@ -55,7 +55,7 @@ pub fn Share() -> Html {
 
 /// `navigator.clipboard.writeText`, where the page may use it (a secure context; an iframe
 /// may be denied): failing is fine, the link is shown selected beside the button.
-fn copy_to_clipboard(window: &web_sys::Window, text: &str) {
+pub(crate) fn copy_to_clipboard(window: &web_sys::Window, text: &str) {
     let navigator = window.navigator();
     let clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"));
     if let Ok(c) = clipboard {

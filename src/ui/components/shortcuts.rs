@@ -1,8 +1,8 @@
 //! The keyboard-shortcuts button and dialog (`?` opens it, Escape closes it).
 
+use crate::ui::hooks::use_dialog_focus;
 use crate::ui::state::use_app;
 use crate::view::state::{Msg, SHORTCUTS};
-use web_sys::HtmlElement;
 use yew::prelude::*;
 
 #[component]
@@ -11,30 +11,7 @@ pub fn Shortcuts() -> Html {
     let open = state.help_open;
     let close_ref = use_node_ref();
     let opener_ref = use_node_ref();
-    {
-        let (close, opener) = (close_ref.clone(), opener_ref.clone());
-        // Focus moves into the dialog when it opens and back to its button when it closes.
-        use_effect_with(open, move |&open| {
-            let target = if open {
-                close.cast::<HtmlElement>()
-            } else {
-                None
-            };
-            if let Some(el) = target {
-                let _ = el.focus();
-            } else if !open {
-                if let Some(el) = opener.cast::<HtmlElement>() {
-                    let active = web_sys::window()
-                        .and_then(|w| w.document())
-                        .and_then(|d| d.active_element());
-                    let lost = active.is_none_or(|a| a.tag_name().eq_ignore_ascii_case("body"));
-                    if lost {
-                        let _ = el.focus();
-                    }
-                }
-            }
-        });
-    }
+    use_dialog_focus(open, close_ref.clone(), opener_ref.clone());
     let d = state.dispatcher();
     let show = {
         let d = d.clone();
