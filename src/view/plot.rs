@@ -444,6 +444,16 @@ pub fn representative(p: &LabPoint, m: Metric, minutes: f64) -> u32 {
         .map_or(0, |(_, i)| i)
 }
 
+/// A page point's `data-pt` value, "unfenced:3": its series and its index in the result.
+pub fn point_id(m: Metric, index: usize) -> String {
+    format!("{}:{index}", m.id())
+}
+
+pub fn parse_point_id(s: &str) -> Option<(Metric, usize)> {
+    let (m, i) = s.split_once(':')?;
+    Some((Metric::from_id(m)?, i.parse().ok()?))
+}
+
 /// Text escaped for XML content and attribute values.
 pub fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -606,9 +616,8 @@ pub fn svg(c: &Chart, mode: Mode) -> String {
                 o.push_str(&format!("<g><title>{label}</title>"));
             } else {
                 o.push_str(&format!(
-                    "<g class=\"lp-pt\" tabindex=\"0\" role=\"button\" aria-label=\"{label}\" data-pt=\"{}:{}\"><title>{label}</title>",
-                    s.metric.id(),
-                    p.index
+                    "<g class=\"lp-pt\" tabindex=\"0\" role=\"button\" aria-label=\"{label}\" data-pt=\"{}\"><title>{label}</title>",
+                    point_id(s.metric, p.index)
                 ));
                 dot(&mut o, "lp-hit", square, p.x, p.y, 11.0);
                 dot(&mut o, "lp-ring", square, p.x, p.y, 8.0);
@@ -850,6 +859,16 @@ mod tests {
         let b = buttons[0];
         assert_eq!(b.attribute("tabindex"), Some("0"));
         assert_eq!(b.attribute("data-pt"), Some("unfenced:0"));
+        for id in buttons.iter().filter_map(|b| b.attribute("data-pt")) {
+            let (m, i) = parse_point_id(id).expect("every point id parses");
+            assert_eq!(point_id(m, i), id);
+            assert!(c
+                .series
+                .iter()
+                .any(|s| s.metric == m && s.points.iter().any(|p| p.index == i)));
+        }
+        assert_eq!(parse_point_id("nonsense:1"), None);
+        assert_eq!(parse_point_id("fenced:x"), None);
         assert_eq!(
             b.attribute("aria-label"),
             Some(c.series[0].points[0].label.as_str())

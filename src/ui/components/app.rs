@@ -4,6 +4,7 @@ use super::controls::Controls;
 use super::event_log::EventLog;
 use super::in_flight::InFlight;
 use super::inspector::Inspector;
+use super::lab::Lab;
 use super::narration::Narration;
 use super::picker::Picker;
 use super::sandbox::Sandbox;
@@ -53,6 +54,7 @@ pub fn App() -> Html {
                     <Inspector />
                     <EventLog />
                 </main>
+                <Lab />
             </div>
         </ContextProvider<AppCtx>>
     }

@@ -5,6 +5,7 @@ mod controls;
 mod event_log;
 mod in_flight;
 mod inspector;
+mod lab;
 mod narration;
 mod picker;
 mod sandbox;
