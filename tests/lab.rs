@@ -75,3 +75,31 @@ fn a_plotted_run_opens_as_a_normal_run_with_the_same_outcome() {
         "the same seed measures the same run"
     );
 }
+
+#[test]
+fn a_constant_clock_skew_cancels_out_and_a_drift_does_not() {
+    let p = params();
+    let skewed = LabParams {
+        skew: 40,
+        ..params()
+    };
+    let (s, _, plain) = lab::simulate(&p, 6, 2);
+    let (t, _, with_skew) = lab::simulate(&skewed, 6, 2);
+    assert_ne!(
+        s.workers[0].clock.offset, t.workers[0].clock.offset,
+        "the skew reached the clocks"
+    );
+    assert_eq!(
+        plain, with_skew,
+        "leases are durations on one clock: an offset changes nothing"
+    );
+    let drifting = LabParams {
+        drift_permille: 300,
+        ..params()
+    };
+    let a: Vec<_> = (0..p.runs).map(|i| lab::simulate(&p, 6, i).2).collect();
+    let b: Vec<_> = (0..p.runs)
+        .map(|i| lab::simulate(&drifting, 6, i).2)
+        .collect();
+    assert_ne!(a, b, "a fast or slow clock changes when leases run out");
+}

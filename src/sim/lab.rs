@@ -38,6 +38,9 @@ pub struct LabParams {
     pub jitter: Tick,
     /// Each worker's clock rate is drawn within ±this many thousandths of true time.
     pub drift_permille: u32,
+    /// Each worker's clock starts up to this many ticks ahead of or behind true time.
+    /// Leases are durations on one clock, so a constant skew cancels out; drift does not.
+    pub skew: Tick,
     /// Writes every this many ticks while a worker believes it holds the lease.
     pub write_every: Tick,
     pub duration: Tick,
@@ -55,6 +58,7 @@ impl Default for LabParams {
             delay: 1,
             jitter: 1,
             drift_permille: 20,
+            skew: 0,
             write_every: 3,
             duration: 300,
             runs: 10,
@@ -114,10 +118,12 @@ fn run_seed(p: &LabParams, ttl: Tick, index: u32) -> u64 {
 /// The scenario one run uses: two workers that renew, two copies of one record, one fenced.
 pub fn scenario(p: &LabParams, ttl: Tick, index: u32) -> Scenario {
     let mut rng = Rng::new(run_seed(p, ttl, index));
+    // Offsets from their own stream, so a skew leaves the drift draws (and runs) as they were.
+    let mut skew_rng = Rng::new(run_seed(p, ttl, index).rotate_left(29));
     let mut clock = || {
         let d = p.drift_permille as u64;
         Clock {
-            offset: 0,
+            offset: skew_rng.upto(2 * p.skew) as i64 - p.skew as i64,
             rate_permille: (1000 - d as i64 + rng.upto(2 * d) as i64).max(1) as u32,
         }
     };
@@ -302,7 +308,11 @@ pub fn simulate(p: &LabParams, ttl: Tick, index: u32) -> (Scenario, Vec<Action>,
 
 /// Everything at one TTL.
 pub fn point(p: &LabParams, ttl: Tick) -> LabPoint {
-    let runs: Vec<LabRun> = (0..p.runs).map(|i| simulate(p, ttl, i).2).collect();
+    point_of(p, ttl, (0..p.runs).map(|i| simulate(p, ttl, i).2).collect())
+}
+
+/// The averages over runs already simulated at one TTL (a page simulates them a few at a time).
+pub fn point_of(p: &LabParams, ttl: Tick, runs: Vec<LabRun>) -> LabPoint {
     let n = runs.len().max(1) as f64;
     let takeovers: Vec<f64> = runs
         .iter()

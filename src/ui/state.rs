@@ -12,13 +12,18 @@ impl Reducible for AppState {
     type Action = Msg;
 
     fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
-        let mut next = (*self).clone();
-        if next.apply(msg) {
-            Rc::new(next)
-        } else {
-            // The same Rc: yew skips the re-render.
-            self
-        }
+        reduce_with(self, |s| s.apply(msg))
+    }
+}
+
+/// A reducer over a state machine whose `apply` says whether anything changed.
+pub(crate) fn reduce_with<T: Clone>(state: Rc<T>, apply: impl FnOnce(&mut T) -> bool) -> Rc<T> {
+    let mut next = (*state).clone();
+    if apply(&mut next) {
+        Rc::new(next)
+    } else {
+        // The same Rc: yew skips the re-render.
+        state
     }
 }
 

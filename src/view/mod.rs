@@ -6,11 +6,14 @@
 //!   method here, delegating to `Run`.
 //! - [`layout`]: the geometry of the space-time diagram, derived from a run's events and frames.
 //! - [`inspect`]: the inspector's rows, with what the last step changed.
+//! - [`lab`], [`plot`]: the lease-duration lab's panel state and its charts (geometry, SVG).
 //! - [`embed`]: the options of embed mode (`?embed&preset=…`).
 //! - [`text`]: accessible names and short descriptions shared by the components.
 
 pub mod embed;
 pub mod inspect;
+pub mod lab;
 pub mod layout;
+pub mod plot;
 pub mod state;
 pub mod text;

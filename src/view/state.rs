@@ -106,6 +106,10 @@ pub enum Msg {
     /// Open a link's fragment (without `#`): the view it names, or an error that keeps the
     /// current run.
     OpenLink(String),
+    /// Show a scenario the app did not list (a lab run) with these actions taken, as a
+    /// normal run: listed in the picker, stepped through, shared by link. It opens at its
+    /// first violation, else at its end.
+    LoadScenario(Box<Scenario>, Vec<Action>),
 }
 
 impl AppState {
@@ -321,7 +325,47 @@ impl AppState {
                 }
                 true
             }
+            Msg::LoadScenario(s, actions) => {
+                self.load_scenario(*s, actions);
+                true
+            }
         }
+    }
+
+    fn load_scenario(&mut self, s: Scenario, actions: Vec<Action>) {
+        let choice = Choice::default_for(&s);
+        let mut run = build_run(&s, &choice);
+        self.error = None;
+        for (i, a) in actions.into_iter().enumerate() {
+            if let Err(e) = run.act(a) {
+                self.error = Some(format!("Step {} of this run was refused: {e}", i + 1));
+                break;
+            }
+        }
+        let first_violation = (1..=run.len()).find(|&i| {
+            run.step_events(i)
+                .iter()
+                .any(|e| matches!(e.kind, crate::sim::EventKind::Violation { .. }))
+        });
+        run.seek(first_violation.unwrap_or(run.len()));
+        // Opening it again (or another run of the same id) replaces its picker entry.
+        let listed = self
+            .scenarios
+            .iter()
+            .position(|x| x.id == s.id && crate::presets::source(&s.id).is_none());
+        let title = s.title.clone();
+        match listed {
+            Some(i) => Rc::make_mut(&mut self.scenarios)[i] = s,
+            None => Rc::make_mut(&mut self.scenarios).push(s),
+        }
+        self.scenario = listed.unwrap_or(self.scenarios.len() - 1);
+        self.choice = choice;
+        self.run = run;
+        self.playing = false;
+        self.notice = Some(match first_violation {
+            Some(i) => format!("Opened “{title}” at step {i}, its first violation. Step back and forth from here; Copy link shares it."),
+            None => format!("Opened “{title}” at its end. Step back and forth from here; Copy link shares it."),
+        });
     }
 
     /// The link to this view (the URL fragment, without `#`): scenario, receiver choice,
@@ -674,5 +718,61 @@ mod tests {
             s.apply(Msg::ToEnd);
             assert!(s.error.is_none(), "{}: {:?}", s.current().id, s.error);
         }
+    }
+
+    #[test]
+    fn a_lab_run_loads_as_a_normal_run_at_its_first_violation_and_shares_by_link() {
+        use crate::sim::lab::{self, LabParams};
+        let p = LabParams::default();
+        let (scenario, actions, measured) = lab::simulate(&p, 2, 0);
+        assert!(
+            measured.stale_accepted_unfenced > 0,
+            "a run with a stale write"
+        );
+        let mut a = app();
+        let listed = a.scenarios.len();
+        assert!(a.apply(Msg::LoadScenario(
+            Box::new(scenario.clone()),
+            actions.clone()
+        )));
+        assert_eq!(a.error, None);
+        assert_eq!(a.current(), &scenario);
+        assert_eq!(a.scenarios.len(), listed + 1, "listed in the picker");
+        assert_eq!(a.run.len(), actions.len(), "one step per action");
+        let at = a.run.cursor();
+        assert!(at > 0 && at < a.run.len());
+        assert!(a
+            .run
+            .last_step_events()
+            .iter()
+            .any(|e| matches!(e.kind, crate::sim::EventKind::Violation { .. })));
+        assert!(
+            (1..at).all(|i| a.run.world_at(i).unwrap().ghost.violations.is_empty()),
+            "no violation before it"
+        );
+        assert!(a.notice.clone().unwrap().contains(&format!("step {at}")));
+        // Stepping works as anywhere else.
+        assert!(a.apply(Msg::StepForward));
+        assert!(a.apply(Msg::ToEnd) || a.at_end());
+
+        // Shared by link: another app opens the same world at the same step.
+        let link = a.link();
+        let mut b = app();
+        assert!(b.apply(Msg::OpenLink(link)));
+        assert_eq!(b.error, None);
+        assert_eq!(b.current(), &scenario);
+        assert_eq!(b.run.world(), a.run.world());
+
+        // Opening it again replaces its entry; a refused action is reported.
+        let mut bad = actions.clone();
+        bad.insert(0, Action::Resume { worker: "A".into() });
+        a.apply(Msg::LoadScenario(Box::new(scenario), bad));
+        assert_eq!(a.scenarios.len(), listed + 1);
+        assert!(a
+            .error
+            .clone()
+            .unwrap()
+            .starts_with("Step 1 of this run was refused"));
+        assert!(a.run.is_empty());
     }
 }

@@ -5,6 +5,7 @@ use super::embed_dialog::EmbedDialog;
 use super::event_log::EventLog;
 use super::in_flight::InFlight;
 use super::inspector::Inspector;
+use super::lab::Lab;
 use super::narration::Narration;
 use super::picker::Picker;
 use super::sandbox::Sandbox;
@@ -92,6 +93,7 @@ pub fn App() -> Html {
                     <Inspector />
                     <EventLog />
                 </main>
+                <Lab />
             </div>
         </ContextProvider<AppCtx>>
     }

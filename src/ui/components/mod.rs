@@ -6,6 +6,7 @@ mod embed_dialog;
 mod event_log;
 mod in_flight;
 mod inspector;
+mod lab;
 mod narration;
 mod picker;
 mod sandbox;

@@ -1,0 +1,907 @@
+//! The lease-duration lab's charts against TTL: pure geometry (nice ticks, a linear scale,
+//! one series per metric, the point where safety breaks without fencing) and the SVG text
+//! drawn from it, for the page and for "Export SVG".
+//!
+//! Hand-written rather than a plotting crate: the bundle budget (250 KB gzip for the whole
+//! app) has no room for one, and four small line charts need only what is here. Numbers are
+//! formatted with integer arithmetic, so the WASM carries no float-formatting code for them.
+
+use crate::sim::lab::{LabPoint, LabResult, LabRun};
+use crate::sim::time::Tick;
+
+/// The chart's coordinate box (SVG user units); the page scales it to its width.
+pub const W: f64 = 420.0;
+pub const H: f64 = 270.0;
+/// The plot area inside it, leaving room for tick labels, axis names and the marker label.
+pub const X0: f64 = 50.0;
+pub const X1: f64 = W - 18.0;
+pub const Y0: f64 = 46.0;
+pub const Y1: f64 = H - 46.0;
+/// One legend row under the chart (charts with two series).
+const LEGEND_ROW: f64 = 20.0;
+/// The export's title band above the chart, and its footer below.
+const TITLE_H: f64 = 30.0;
+const FOOTER_H: f64 = 22.0;
+
+/// One plotted figure of a `LabPoint`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Metric {
+    Takeover,
+    FalseExpirations,
+    Renewals,
+    StaleUnfenced,
+    StaleFenced,
+}
+
+impl Metric {
+    pub const ALL: [Metric; 5] = [
+        Metric::Takeover,
+        Metric::FalseExpirations,
+        Metric::Renewals,
+        Metric::StaleUnfenced,
+        Metric::StaleFenced,
+    ];
+
+    /// A short id, used in `data-pt` attributes.
+    pub fn id(self) -> &'static str {
+        match self {
+            Metric::Takeover => "takeover",
+            Metric::FalseExpirations => "false",
+            Metric::Renewals => "renewals",
+            Metric::StaleUnfenced => "unfenced",
+            Metric::StaleFenced => "fenced",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Metric> {
+        Metric::ALL.into_iter().find(|m| m.id() == id)
+    }
+
+    /// The mean at one TTL; `None` where nothing was measured (no run saw a takeover).
+    pub fn value(self, p: &LabPoint) -> Option<f64> {
+        match self {
+            Metric::Takeover => p.takeover_mean,
+            Metric::FalseExpirations => Some(p.false_expirations_mean),
+            Metric::Renewals => Some(p.renewals_per_minute),
+            Metric::StaleUnfenced => Some(p.stale_accepted_unfenced_mean),
+            Metric::StaleFenced => Some(p.stale_rejected_fenced_mean),
+        }
+    }
+
+    /// What one run measured, in the units of `value` (renewals per minute of `minutes`).
+    pub fn run_value(self, r: &LabRun, minutes: f64) -> Option<f64> {
+        match self {
+            Metric::Takeover => r.takeover.map(|t| t as f64),
+            Metric::FalseExpirations => Some(r.false_expirations as f64),
+            Metric::Renewals => Some(r.renewals as f64 / minutes),
+            Metric::StaleUnfenced => Some(r.stale_accepted_unfenced as f64),
+            Metric::StaleFenced => Some(r.stale_rejected_fenced as f64),
+        }
+    }
+
+    /// The series' name in legends.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Takeover => "time to takeover",
+            Metric::FalseExpirations => "false expirations",
+            Metric::Renewals => "renewal messages per minute",
+            Metric::StaleUnfenced => "stale writes accepted without fencing",
+            Metric::StaleFenced => "stale writes rejected with fencing",
+        }
+    }
+
+    /// The figure in words: "takeover 12.5 s after the crash", "2 false expirations".
+    pub fn phrase(self, v: f64) -> String {
+        let n = value_text(v);
+        let many = n != "1";
+        match self {
+            Metric::Takeover => format!("takeover {n} s after the crash"),
+            Metric::FalseExpirations => {
+                format!("{n} false expiration{}", if many { "s" } else { "" })
+            }
+            Metric::Renewals => format!("{n} renewal messages per minute"),
+            Metric::StaleUnfenced => format!(
+                "{n} stale write{} accepted without fencing",
+                if many { "s" } else { "" }
+            ),
+            Metric::StaleFenced => format!(
+                "{n} stale write{} rejected with fencing",
+                if many { "s" } else { "" }
+            ),
+        }
+    }
+
+    /// Counts of events (pick the run showing the most of them); rates (pick the typical run).
+    fn is_count(self) -> bool {
+        !matches!(self, Metric::Takeover | Metric::Renewals)
+    }
+
+    /// The series' look: a class for its colour and whether its points are squares. The line
+    /// style differs too (`lp-dash`), so colour is never the only difference.
+    fn style(self) -> (&'static str, bool) {
+        match self {
+            Metric::StaleUnfenced => ("lp-bad", false),
+            Metric::StaleFenced => ("lp-good lp-dash", true),
+            _ => ("lp-main", false),
+        }
+    }
+}
+
+/// The four charts of the lab.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ChartKind {
+    Takeover,
+    FalseExpirations,
+    Renewals,
+    StaleWrites,
+}
+
+impl ChartKind {
+    pub const ALL: [ChartKind; 4] = [
+        ChartKind::Takeover,
+        ChartKind::FalseExpirations,
+        ChartKind::Renewals,
+        ChartKind::StaleWrites,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            ChartKind::Takeover => "takeover",
+            ChartKind::FalseExpirations => "false-expirations",
+            ChartKind::Renewals => "renewals",
+            ChartKind::StaleWrites => "stale-writes",
+        }
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            ChartKind::Takeover => "Time to takeover after a crash",
+            ChartKind::FalseExpirations => "False expirations",
+            ChartKind::Renewals => "Renewal messages per minute",
+            ChartKind::StaleWrites => "Stale writes: without fencing vs with it",
+        }
+    }
+
+    /// What the chart shows, in a sentence under its title.
+    pub fn caption(self) -> &'static str {
+        match self {
+            ChartKind::Takeover => {
+                "Seconds from the holder's crash until another worker is granted the lease."
+            }
+            ChartKind::FalseExpirations => {
+                "A live holder losing its lease because a pause outlasted it, per run."
+            }
+            ChartKind::Renewals => "Renew requests sent by both workers, per minute of run.",
+            ChartKind::StaleWrites => {
+                "Per run: the unfenced copy applies them; the fenced copy rejects them."
+            }
+        }
+    }
+
+    pub fn y_label(self) -> &'static str {
+        match self {
+            ChartKind::Takeover => "seconds",
+            ChartKind::FalseExpirations => "per run",
+            ChartKind::Renewals => "messages per minute",
+            ChartKind::StaleWrites => "writes per run",
+        }
+    }
+
+    pub fn metrics(self) -> &'static [Metric] {
+        match self {
+            ChartKind::Takeover => &[Metric::Takeover],
+            ChartKind::FalseExpirations => &[Metric::FalseExpirations],
+            ChartKind::Renewals => &[Metric::Renewals],
+            ChartKind::StaleWrites => &[Metric::StaleUnfenced, Metric::StaleFenced],
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct AxisTick {
+    /// x for the x axis, y for the y axis.
+    pub pos: f64,
+    pub label: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlotPoint {
+    pub x: f64,
+    pub y: f64,
+    /// Index into `LabResult::points`.
+    pub index: usize,
+    pub ttl: Tick,
+    pub value: f64,
+    /// "TTL 30: 2 false expirations".
+    pub label: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    pub metric: Metric,
+    pub points: Vec<PlotPoint>,
+    /// The line through the points (SVG path data).
+    pub path: String,
+}
+
+/// Where safety breaks without fencing: at and below this TTL some run let a stale write
+/// through the unfenced copy (`LabResult::unsafe_up_to`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Marker {
+    pub x: f64,
+    pub ttl: Tick,
+    pub label: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chart {
+    pub kind: ChartKind,
+    pub x_ticks: Vec<AxisTick>,
+    pub y_ticks: Vec<AxisTick>,
+    pub series: Vec<Series>,
+    pub marker: Option<Marker>,
+    /// The chart in one sentence, for screen readers and the export's description.
+    pub summary: String,
+    /// Total height (the legend adds rows).
+    pub height: f64,
+    /// "mean of 10 runs per TTL", for the export's footer.
+    pub runs: u32,
+}
+
+/// `v` with at most `decimals` decimals, trailing zeros dropped ("2.5", "3", "0.25").
+pub fn num(v: f64, decimals: u32) -> String {
+    let scale = 10i64.pow(decimals);
+    let n = (v * scale as f64).round() as i64;
+    let (sign, n) = if n < 0 { ("-", -n) } else { ("", n) };
+    let (int, mut frac, mut d) = (n / scale, n % scale, decimals);
+    while d > 0 && frac % 10 == 0 {
+        frac /= 10;
+        d -= 1;
+    }
+    if d == 0 {
+        format!("{sign}{int}")
+    } else {
+        format!("{sign}{int}.{frac:0width$}", width = d as usize)
+    }
+}
+
+/// A measured mean as people read it: one decimal, two below 1.
+pub fn value_text(v: f64) -> String {
+    num(v, if v.abs() < 1.0 { 2 } else { 1 })
+}
+
+/// A step of 1, 2 or 5 times a power of ten giving about `target` intervals over `span`.
+pub fn nice_step(span: f64, target: usize) -> f64 {
+    let raw = span / target.max(1) as f64;
+    let mut mag = 1.0;
+    while mag * 10.0 <= raw {
+        mag *= 10.0;
+    }
+    while mag > raw {
+        mag /= 10.0;
+    }
+    let f = raw / mag;
+    let m = if f <= 1.0 {
+        1.0
+    } else if f <= 2.0 {
+        2.0
+    } else if f <= 5.0 {
+        5.0
+    } else {
+        10.0
+    };
+    m * mag
+}
+
+/// Round tick values covering `lo..=hi`, about `target` intervals apart, and how many
+/// decimals their labels need.
+pub fn ticks(lo: f64, hi: f64, target: usize) -> (Vec<f64>, u32) {
+    let hi = if hi > lo { hi } else { lo + 1.0 };
+    let step = nice_step(hi - lo, target);
+    let (first, last) = ((lo / step).floor() as i64, (hi / step).ceil() as i64);
+    let mut decimals = 0;
+    let mut s = step;
+    while s < 0.999_999 && decimals < 6 {
+        s *= 10.0;
+        decimals += 1;
+    }
+    ((first..=last).map(|k| k as f64 * step).collect(), decimals)
+}
+
+/// A linear map from `lo..=hi` onto `a..=b`.
+fn scale(v: f64, lo: f64, hi: f64, a: f64, b: f64) -> f64 {
+    a + (v - lo) / (hi - lo) * (b - a)
+}
+
+/// The chart of one kind from a sweep's result.
+pub fn chart(r: &LabResult, kind: ChartKind) -> Chart {
+    let ttls = r.points.iter().map(|p| p.ttl as f64);
+    let (tmin, tmax) = ttls.fold((f64::MAX, 0.0f64), |(a, b), t| (a.min(t), b.max(t)));
+    let (xt, xd) = ticks(if r.points.is_empty() { 0.0 } else { tmin }, tmax, 6);
+    let (xlo, xhi) = (xt[0], xt[xt.len() - 1]);
+    let ymax = kind
+        .metrics()
+        .iter()
+        .flat_map(|m| r.points.iter().filter_map(|p| m.value(p)))
+        .fold(0.0f64, f64::max);
+    let (yt, yd) = ticks(0.0, ymax, 4);
+    let (ylo, yhi) = (yt[0], yt[yt.len() - 1]);
+    let x = |t: f64| scale(t, xlo, xhi, X0, X1);
+    let y = |v: f64| scale(v, ylo, yhi, Y1, Y0);
+
+    let series = kind
+        .metrics()
+        .iter()
+        .map(|&m| {
+            let points: Vec<PlotPoint> = r
+                .points
+                .iter()
+                .enumerate()
+                .filter_map(|(index, p)| {
+                    m.value(p).map(|v| PlotPoint {
+                        x: x(p.ttl as f64),
+                        y: y(v),
+                        index,
+                        ttl: p.ttl,
+                        value: v,
+                        label: format!("TTL {}: {}", p.ttl, m.phrase(v)),
+                    })
+                })
+                .collect();
+            let path = points
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    format!(
+                        "{}{} {}",
+                        if i == 0 { "M" } else { "L" },
+                        num(p.x, 1),
+                        num(p.y, 1)
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(" ");
+            Series {
+                metric: m,
+                points,
+                path,
+            }
+        })
+        .collect();
+    let marker = r.unsafe_up_to.map(|ttl| Marker {
+        x: x(ttl as f64),
+        ttl,
+        label: format!("Unsafe without fencing: TTL ≤ {ttl}"),
+    });
+    let runs = r.params.runs;
+    let safety = match r.unsafe_up_to {
+        Some(t) => format!(
+            " Without fencing, stale writes got through at TTLs up to {t}; the fenced copy rejected them."
+        ),
+        None => " No stale write got through without fencing at any TTL tried.".into(),
+    };
+    let summary = format!(
+        "{} against lease TTL: {} TTLs from {} to {}, each the mean of {runs} run{}.{safety}",
+        kind.title(),
+        r.points.len(),
+        num(tmin.min(tmax), 0),
+        num(tmax, 0),
+        if runs == 1 { "" } else { "s" },
+    );
+    let legend_rows = if kind.metrics().len() > 1 {
+        kind.metrics().len()
+    } else {
+        0
+    };
+    Chart {
+        kind,
+        x_ticks: xt
+            .iter()
+            .map(|&t| AxisTick {
+                pos: x(t),
+                label: num(t, xd),
+            })
+            .collect(),
+        y_ticks: yt
+            .iter()
+            .map(|&v| AxisTick {
+                pos: y(v),
+                label: num(v, yd),
+            })
+            .collect(),
+        series,
+        marker,
+        summary,
+        height: H + legend_rows as f64 * LEGEND_ROW,
+        runs,
+    }
+}
+
+/// All four charts, in `ChartKind::ALL` order.
+pub fn charts(r: &LabResult) -> Vec<Chart> {
+    ChartKind::ALL.iter().map(|&k| chart(r, k)).collect()
+}
+
+/// The run behind a point to open by default: for counts, the run showing the most of it (so
+/// the timeline has the thing to show); for rates, the run closest to the mean.
+pub fn representative(p: &LabPoint, m: Metric, minutes: f64) -> u32 {
+    let mean = m.value(p);
+    let score = |r: &LabRun| -> Option<f64> {
+        let v = m.run_value(r, minutes)?;
+        Some(match (m.is_count(), mean) {
+            (true, _) => -v,
+            (false, Some(mean)) => (v - mean).abs(),
+            (false, None) => 0.0,
+        })
+    };
+    p.runs
+        .iter()
+        .filter_map(|r| score(r).map(|s| (s, r.index)))
+        .fold(None, |best: Option<(f64, u32)>, c| match best {
+            Some(b) if b.0 <= c.0 => Some(b),
+            _ => Some(c),
+        })
+        .map_or(0, |(_, i)| i)
+}
+
+/// A page point's `data-pt` value, "unfenced:3": its series and its index in the result.
+pub fn point_id(m: Metric, index: usize) -> String {
+    format!("{}:{index}", m.id())
+}
+
+pub fn parse_point_id(s: &str) -> Option<(Metric, usize)> {
+    let (m, i) = s.split_once(':')?;
+    Some((Metric::from_id(m)?, i.parse().ok()?))
+}
+
+/// Text escaped for XML content and attribute values.
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Inline style, so an exported file looks the same anywhere. Every class starts with `lp`,
+/// so the copy inside the page's SVGs styles nothing else on the page.
+const STYLE: &str = ".lp{font:13px system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;fill:#1f2328}\
+.lp-bg{fill:#fff}.lp-grid{stroke:#e1e5ea;stroke-width:1}.lp-axis{stroke:#57606a;stroke-width:1.2}\
+.lp-muted{fill:#57606a;font-size:12px}.lp-title{font-size:16px;font-weight:700}\
+.lp-line{fill:none;stroke-width:2.5;stroke-linejoin:round}.lp-dash{stroke-dasharray:7 4}\
+.lp-main{stroke:#0969da;fill:#0969da}.lp-bad{stroke:#cf222e;fill:#cf222e}.lp-good{stroke:#1a7f37;fill:#1a7f37}\
+.lp-unsafe{fill:#cf222e;fill-opacity:.07}.lp-mark{stroke:#cf222e;stroke-width:2;stroke-dasharray:5 3}\
+.lp-marktext{fill:#a40e26;font-weight:700;font-size:12px}.lp-hit{fill:transparent;stroke:none}\
+.lp-dot{stroke:#fff;stroke-width:1.5}.lp-pt{cursor:pointer;outline:none}\
+.lp-ring{fill:none;stroke:#1f2328;stroke-width:2.5;visibility:hidden}\
+.lp-pt:focus-visible .lp-ring,.lp-pt:hover .lp-ring{visibility:visible}";
+
+/// Whether the SVG goes into the page (points are focusable buttons; the heading is outside
+/// it) or into a file (title and footer inside, nothing interactive).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Page,
+    Export,
+}
+
+fn text(out: &mut String, class: &str, x: f64, y: f64, anchor: &str, body: &str) {
+    out.push_str(&format!(
+        "<text class=\"{class}\" x=\"{}\" y=\"{}\" text-anchor=\"{anchor}\">{}</text>",
+        num(x, 1),
+        num(y, 1),
+        esc(body)
+    ));
+}
+
+fn line(out: &mut String, class: &str, x1: f64, y1: f64, x2: f64, y2: f64) {
+    out.push_str(&format!(
+        "<line class=\"{class}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
+        num(x1, 1),
+        num(y1, 1),
+        num(x2, 1),
+        num(y2, 1)
+    ));
+}
+
+/// A point's symbol: a circle, or a square for the dashed series.
+fn dot(out: &mut String, class: &str, square: bool, x: f64, y: f64, r: f64) {
+    if square {
+        out.push_str(&format!(
+            "<rect class=\"{class}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
+            num(x - r, 1),
+            num(y - r, 1),
+            num(2.0 * r, 1),
+            num(2.0 * r, 1)
+        ));
+    } else {
+        out.push_str(&format!(
+            "<circle class=\"{class}\" cx=\"{}\" cy=\"{}\" r=\"{}\"/>",
+            num(x, 1),
+            num(y, 1),
+            num(r, 1)
+        ));
+    }
+}
+
+/// The chart as SVG markup. In the page, each point is `role="button"` with `tabindex`, its
+/// label as accessible name and `data-pt="metric:index"` for the click handler.
+pub fn svg(c: &Chart, mode: Mode) -> String {
+    let export = mode == Mode::Export;
+    let top = if export { TITLE_H } else { 0.0 };
+    let height = c.height + top + if export { FOOTER_H } else { 0.0 };
+    let mut o = String::with_capacity(8192);
+    o.push_str(&format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"lp lab-plot\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\" role=\"group\" aria-label=\"{}\">",
+        num(W, 0),
+        num(height, 0),
+        num(W, 0),
+        num(height, 0),
+        esc(&c.summary)
+    ));
+    o.push_str(&format!(
+        "<title>{}</title><desc>{}</desc><style>{STYLE}</style>",
+        esc(c.kind.title()),
+        esc(&c.summary)
+    ));
+    o.push_str(&format!(
+        "<rect class=\"lp-bg\" width=\"{}\" height=\"{}\"/>",
+        num(W, 0),
+        num(height, 0)
+    ));
+    if export {
+        text(&mut o, "lp-title", 8.0, 21.0, "start", c.kind.title());
+        o.push_str(&format!("<g transform=\"translate(0 {})\">", num(top, 0)));
+    }
+    if let Some(m) = &c.marker {
+        o.push_str(&format!(
+            "<rect class=\"lp-unsafe\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
+            num(X0, 1),
+            num(Y0, 1),
+            num((m.x - X0).max(0.0), 1),
+            num(Y1 - Y0, 1)
+        ));
+    }
+    for t in &c.y_ticks {
+        line(&mut o, "lp-grid", X0, t.pos, X1, t.pos);
+        text(&mut o, "lp-muted", X0 - 6.0, t.pos + 4.0, "end", &t.label);
+    }
+    line(&mut o, "lp-axis", X0, Y1, X1, Y1);
+    line(&mut o, "lp-axis", X0, Y0, X0, Y1);
+    for t in &c.x_ticks {
+        line(&mut o, "lp-axis", t.pos, Y1, t.pos, Y1 + 5.0);
+        text(&mut o, "lp-muted", t.pos, Y1 + 19.0, "middle", &t.label);
+    }
+    text(
+        &mut o,
+        "lp-muted",
+        (X0 + X1) / 2.0,
+        Y1 + 38.0,
+        "middle",
+        "lease TTL (ticks; a tick is a second)",
+    );
+    text(&mut o, "lp-muted", 8.0, 16.0, "start", c.kind.y_label());
+    if let Some(m) = &c.marker {
+        line(&mut o, "lp-mark", m.x, Y0 - 8.0, m.x, Y1);
+        // The label reads away from the edge it would run off.
+        let (lx, anchor) = if m.x > (X0 + X1) / 2.0 {
+            (m.x + 4.0, "end")
+        } else {
+            (m.x - 4.0, "start")
+        };
+        let lx = if anchor == "end" {
+            lx.min(X1)
+        } else {
+            lx.max(X0)
+        };
+        text(&mut o, "lp-marktext", lx, Y0 - 14.0, anchor, &m.label);
+    }
+    for s in &c.series {
+        let (class, square) = s.metric.style();
+        if s.points.len() > 1 {
+            o.push_str(&format!(
+                "<path class=\"lp-line {class}\" d=\"{}\" fill=\"none\"/>",
+                s.path
+            ));
+        }
+        for p in &s.points {
+            let label = esc(&p.label);
+            if export {
+                o.push_str(&format!("<g><title>{label}</title>"));
+            } else {
+                o.push_str(&format!(
+                    "<g class=\"lp-pt\" tabindex=\"0\" role=\"button\" aria-label=\"{label}\" data-pt=\"{}\"><title>{label}</title>",
+                    point_id(s.metric, p.index)
+                ));
+                dot(&mut o, "lp-hit", square, p.x, p.y, 11.0);
+                dot(&mut o, "lp-ring", square, p.x, p.y, 8.0);
+            }
+            dot(&mut o, &format!("lp-dot {class}"), square, p.x, p.y, 4.5);
+            o.push_str("</g>");
+        }
+    }
+    if c.series.len() > 1 {
+        for (i, s) in c.series.iter().enumerate() {
+            let (class, square) = s.metric.style();
+            let y = H + 2.0 + i as f64 * LEGEND_ROW;
+            line(&mut o, &format!("lp-line {class}"), X0, y, X0 + 28.0, y);
+            dot(
+                &mut o,
+                &format!("lp-dot {class}"),
+                square,
+                X0 + 14.0,
+                y,
+                4.5,
+            );
+            text(&mut o, "lp", X0 + 36.0, y + 4.5, "start", s.metric.name());
+        }
+    }
+    if export {
+        o.push_str("</g>");
+        text(
+            &mut o,
+            "lp-muted",
+            8.0,
+            height - 7.0,
+            "start",
+            &format!(
+                "Fencing Lab · lease-duration lab · mean of {} run{} per TTL",
+                c.runs,
+                if c.runs == 1 { "" } else { "s" }
+            ),
+        );
+    }
+    o.push_str("</svg>");
+    o
+}
+
+/// A self-contained SVG document of the chart, for "Export SVG".
+pub fn plot_svg(c: &Chart) -> String {
+    svg(c, Mode::Export)
+}
+
+/// The export's file name: `fencing-lab-stale-writes.svg`.
+pub fn file_name(c: &Chart) -> String {
+    format!("fencing-lab-{}.svg", c.kind.id())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::lab::{self, LabParams};
+
+    fn result() -> LabResult {
+        lab::sweep(&LabParams {
+            ttls: vec![2, 5, 10, 20, 40],
+            runs: 4,
+            duration: 180,
+            ..LabParams::default()
+        })
+    }
+
+    #[test]
+    fn ticks_are_round_numbers_covering_the_data() {
+        assert_eq!(
+            ticks(2.0, 60.0, 6),
+            ((0..=6).map(|k| k as f64 * 10.0).collect(), 0)
+        );
+        assert_eq!(ticks(0.0, 7.0, 4).0, vec![0.0, 2.0, 4.0, 6.0, 8.0]);
+        let (t, d) = ticks(0.0, 0.37, 4);
+        assert_eq!(d, 1);
+        let labels: Vec<String> = t.iter().map(|&v| num(v, d)).collect();
+        assert_eq!(labels, ["0", "0.1", "0.2", "0.3", "0.4"]);
+        // Nothing measured: still an axis, from 0 to 1.
+        assert_eq!(ticks(0.0, 0.0, 4).0.last(), Some(&1.0));
+        assert_eq!(nice_step(1234.0, 5), 500.0);
+    }
+
+    #[test]
+    fn numbers_drop_trailing_zeros_and_round() {
+        assert_eq!(num(2.5, 1), "2.5");
+        assert_eq!(num(3.0, 2), "3");
+        assert_eq!(num(0.254, 2), "0.25");
+        assert_eq!(num(-1.26, 1), "-1.3");
+        assert_eq!(num(12.05, 0), "12");
+        assert_eq!(value_text(0.333), "0.33");
+        assert_eq!(value_text(12.34), "12.3");
+    }
+
+    #[test]
+    fn points_are_scaled_into_the_box() {
+        let r = result();
+        for c in charts(&r) {
+            let xs: Vec<f64> = c.x_ticks.iter().map(|t| t.pos).collect();
+            assert_eq!((xs[0], *xs.last().unwrap()), (X0, X1), "{:?}", c.kind);
+            let ys: Vec<f64> = c.y_ticks.iter().map(|t| t.pos).collect();
+            assert_eq!((ys[0], *ys.last().unwrap()), (Y1, Y0), "y grows upwards");
+            for s in &c.series {
+                for p in &s.points {
+                    assert!(
+                        (X0..=X1).contains(&p.x) && (Y0..=Y1).contains(&p.y),
+                        "{p:?}"
+                    );
+                }
+            }
+        }
+        // The axis runs 0..40 in steps of 10: TTL 20 sits halfway, TTL 10 a quarter in.
+        let c = chart(&r, ChartKind::FalseExpirations);
+        let at = |ttl| c.series[0].points.iter().find(|p| p.ttl == ttl).unwrap().x;
+        assert!((at(20) - (X0 + X1) / 2.0).abs() < 1e-9);
+        assert!((at(10) - (X0 + (X1 - X0) / 4.0)).abs() < 1e-9);
+        // The largest mean sits at or below the top tick, and 0 on the x axis.
+        let top = c.y_ticks.last().unwrap();
+        let max = c.series[0]
+            .points
+            .iter()
+            .map(|p| p.y)
+            .fold(f64::MAX, f64::min);
+        assert!(max >= top.pos);
+        let zero = Y1;
+        let p40 = c.series[0].points.iter().find(|p| p.ttl == 40).unwrap();
+        assert_eq!(p40.value == 0.0, p40.y == zero);
+    }
+
+    #[test]
+    fn the_stale_chart_has_both_series_and_the_break_marker_at_its_ttl() {
+        let r = result();
+        let edge = r.unsafe_up_to.expect("short leases are unsafe here");
+        let c = chart(&r, ChartKind::StaleWrites);
+        let names: Vec<Metric> = c.series.iter().map(|s| s.metric).collect();
+        assert_eq!(names, [Metric::StaleUnfenced, Metric::StaleFenced]);
+        let m = c.marker.as_ref().expect("a marker");
+        assert_eq!(m.ttl, edge);
+        let under = c.series[0].points.iter().find(|p| p.ttl == edge).unwrap();
+        assert_eq!(m.x, under.x, "the marker stands on the point's TTL");
+        assert!(under.value > 0.0, "some stale write got through there");
+        assert!(
+            c.series[0]
+                .points
+                .iter()
+                .filter(|p| p.ttl > edge)
+                .all(|p| p.value == 0.0),
+            "beyond the marker no stale write got through"
+        );
+        assert!(m.label.contains(&edge.to_string()));
+        // No break, no marker.
+        let safe = LabResult {
+            unsafe_up_to: None,
+            ..r.clone()
+        };
+        assert_eq!(chart(&safe, ChartKind::StaleWrites).marker, None);
+        assert!(chart(&safe, ChartKind::StaleWrites)
+            .summary
+            .contains("No stale write got through"));
+    }
+
+    #[test]
+    fn takeover_points_exist_only_where_a_takeover_was_measured() {
+        let mut r = result();
+        r.points[1].takeover_mean = None;
+        let c = chart(&r, ChartKind::Takeover);
+        let ttls: Vec<Tick> = c.series[0].points.iter().map(|p| p.ttl).collect();
+        assert_eq!(ttls, [2, 10, 20, 40]);
+        assert_eq!(c.series[0].path.matches('L').count(), 3);
+        assert!(c.series[0].path.starts_with('M'));
+    }
+
+    #[test]
+    fn point_labels_name_the_ttl_and_the_figure() {
+        let r = result();
+        let c = chart(&r, ChartKind::FalseExpirations);
+        let p = &c.series[0].points[0];
+        assert_eq!(
+            p.label,
+            format!("TTL 2: {}", Metric::FalseExpirations.phrase(p.value))
+        );
+        assert_eq!(Metric::FalseExpirations.phrase(2.0), "2 false expirations");
+        assert_eq!(
+            Metric::StaleUnfenced.phrase(1.0),
+            "1 stale write accepted without fencing"
+        );
+    }
+
+    #[test]
+    fn the_exported_svg_is_a_well_formed_self_contained_document() {
+        let r = result();
+        for c in charts(&r) {
+            let text = plot_svg(&c);
+            let doc = roxmltree::Document::parse(&text).expect("the export parses as XML");
+            let root = doc.root_element();
+            assert_eq!(root.tag_name().name(), "svg");
+            assert_eq!(
+                root.tag_name().namespace(),
+                Some("http://www.w3.org/2000/svg")
+            );
+            let child = |name: &str| root.children().find(|n| n.has_tag_name(name));
+            assert_eq!(child("title").unwrap().text(), Some(c.kind.title()));
+            assert!(child("style").unwrap().text().unwrap().contains(".lp-bad"));
+            let texts: Vec<&str> = root
+                .descendants()
+                .filter(|n| n.has_tag_name("text"))
+                .filter_map(|n| n.text())
+                .collect();
+            assert!(texts.contains(&c.kind.title()), "the title is drawn too");
+            assert!(texts.contains(&"lease TTL (ticks; a tick is a second)"));
+            let points = root
+                .descendants()
+                .filter(|n| n.has_tag_name("g") && n.children().any(|k| k.has_tag_name("title")))
+                .count();
+            assert_eq!(
+                points,
+                c.series.iter().map(|s| s.points.len()).sum::<usize>()
+            );
+            assert!(!text.contains("tabindex"), "nothing interactive in a file");
+            if c.kind == ChartKind::StaleWrites {
+                assert!(texts
+                    .iter()
+                    .any(|t| t.starts_with("Unsafe without fencing: TTL ≤")));
+            }
+        }
+    }
+
+    #[test]
+    fn page_points_are_buttons_naming_their_metric_and_point() {
+        let r = result();
+        let c = chart(&r, ChartKind::StaleWrites);
+        let text = svg(&c, Mode::Page);
+        let doc = roxmltree::Document::parse(&text).unwrap();
+        let buttons: Vec<_> = doc
+            .descendants()
+            .filter(|n| n.attribute("role") == Some("button"))
+            .collect();
+        assert_eq!(buttons.len(), 2 * r.points.len());
+        let b = buttons[0];
+        assert_eq!(b.attribute("tabindex"), Some("0"));
+        assert_eq!(b.attribute("data-pt"), Some("unfenced:0"));
+        for id in buttons.iter().filter_map(|b| b.attribute("data-pt")) {
+            let (m, i) = parse_point_id(id).expect("every point id parses");
+            assert_eq!(point_id(m, i), id);
+            assert!(c
+                .series
+                .iter()
+                .any(|s| s.metric == m && s.points.iter().any(|p| p.index == i)));
+        }
+        assert_eq!(parse_point_id("nonsense:1"), None);
+        assert_eq!(parse_point_id("fenced:x"), None);
+        assert_eq!(
+            b.attribute("aria-label"),
+            Some(c.series[0].points[0].label.as_str())
+        );
+    }
+
+    #[test]
+    fn text_is_escaped() {
+        assert_eq!(
+            esc("a<b & \"c\" 'd'>"),
+            "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;"
+        );
+        let mut o = String::new();
+        text(&mut o, "lp", 1.0, 2.0, "start", "x < y & z");
+        roxmltree::Document::parse(&o).expect("escaped text parses");
+    }
+
+    #[test]
+    fn the_default_run_behind_a_point_shows_its_figure() {
+        let r = result();
+        let p = &r.points[0];
+        let minutes = r.params.duration as f64 / 60.0;
+        let i = representative(p, Metric::StaleUnfenced, minutes);
+        let most = p
+            .runs
+            .iter()
+            .map(|r| r.stale_accepted_unfenced)
+            .max()
+            .unwrap();
+        assert_eq!(p.runs[i as usize].stale_accepted_unfenced, most);
+        let i = representative(p, Metric::Renewals, minutes);
+        let dist = |r: &LabRun| (r.renewals as f64 / minutes - p.renewals_per_minute).abs();
+        let best = p.runs.iter().map(dist).fold(f64::MAX, f64::min);
+        assert_eq!(dist(&p.runs[i as usize]), best);
+    }
+}
