@@ -2,6 +2,7 @@
 
 use super::controls::Controls;
 use super::event_log::EventLog;
+use super::explorer::ExplorePanel;
 use super::in_flight::InFlight;
 use super::inspector::Inspector;
 use super::narration::Narration;
@@ -53,6 +54,7 @@ pub fn App() -> Html {
                     <Inspector />
                     <EventLog />
                 </main>
+                <ExplorePanel />
             </div>
         </ContextProvider<AppCtx>>
     }

@@ -3,6 +3,7 @@
 pub mod app;
 mod controls;
 mod event_log;
+mod explorer;
 mod in_flight;
 mod inspector;
 mod narration;
