@@ -107,3 +107,54 @@ test('cancel stops a big search and marks its figures incomplete', async ({ page
   await expect(button(section, 'Cancel')).toBeDisabled();
   expect(pageErrors).toEqual([]);
 });
+
+for (const width of [1280, 360]) {
+  test(`compare at ${width} px: highest-seen and unfenced part at step 10, where A's stale write arrives`, async ({ page, pageErrors }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await openPreset(page, 'paused-writer');
+    const section = await openTool(page, 'Compare policies');
+    await section.getByRole('combobox', { name: 'Compare with' }).selectOption('unfenced');
+    const result = section.getByRole('status');
+    await expect(result).toContainText('The runs first differ at step 10: under highest-seen, report rejects: stale');
+    await expect(result).toContainText('under unfenced, report accepts');
+    // two diagrams, named by their headings; at step 0 the difference is still ahead
+    const a = section.getByRole('group', { name: 'This run — highest-seen' });
+    const b = section.getByRole('group', { name: 'The same steps — unfenced' });
+    await expect(a).toBeVisible();
+    await expect(b).toBeVisible();
+    await expect(result).toContainText('Step forward to step 10 to see it');
+    // the main controls move the current step in both, at the same x
+    const now = (g) => g.locator('.step.current').evaluate((r) => Number(r.getAttribute('x')));
+    const moved = [];
+    for (let i = 0; i < 2; i++) {
+      await button(page, 'Step forward').click();
+      await expect(section.locator('#cmp-a-desc')).toContainText(`up to step ${i + 1} `);
+      await expect(section.locator('#cmp-b-desc')).toContainText(`up to step ${i + 1} `);
+      expect(await now(a)).toEqual(await now(b));
+      moved.push(await now(a));
+    }
+    expect(moved[1], 'the highlight moved right').toBeGreaterThan(moved[0]);
+    await button(page, 'Jump to end').click();
+    await expect(result).not.toContainText('Step forward to step');
+    for (const g of [a, b]) await expect(g.locator('.step.diverge')).toHaveCount(1);
+    await expect(a.locator('.violation')).toHaveCount(0);
+    await expect(b.locator('.violation')).toHaveCount(1);
+    await expect(a.locator('.v-rejected')).toHaveCount(1);
+    // aligned: the marked step is at the same x in both
+    const x = (g) => g.locator('.step.diverge').evaluate((r) => [r.getAttribute('x'), r.getAttribute('width')]);
+    expect(await x(a)).toEqual(await x(b));
+    // and scrolled into view in both, even on a phone
+    for (const g of [a, b]) {
+      const seen = await g.locator('.diverge-label').evaluate((t) => {
+        const box = t.closest('.tl-scroll');
+        const x = Number(t.getAttribute('x'));
+        return x >= box.scrollLeft && x <= box.scrollLeft + box.clientWidth;
+      });
+      expect(seen, 'the marked step is scrolled into view').toBe(true);
+    }
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, 'the page does not scroll sideways').toBeLessThanOrEqual(0);
+    await shotOf(section, `compare-${width}`);
+    expect(pageErrors).toEqual([]);
+  });
+}

@@ -1,5 +1,6 @@
 //! The whole page: the state, its context, the timer and keyboard hooks, and the panels.
 
+use super::compare::Compare;
 use super::controls::Controls;
 use super::event_log::EventLog;
 use super::explorer::ExplorePanel;
@@ -55,6 +56,7 @@ pub fn App() -> Html {
                     <EventLog />
                 </main>
                 <ExplorePanel />
+                <Compare />
             </div>
         </ContextProvider<AppCtx>>
     }

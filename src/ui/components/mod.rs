@@ -1,6 +1,7 @@
 //! One file per panel. Every component reads the shared `AppCtx` and dispatches `Msg`s.
 
 pub mod app;
+mod compare;
 mod controls;
 mod event_log;
 mod explorer;
