@@ -2,6 +2,7 @@
 //! diagram above the other, aligned step for step, with the first step where they differ
 //! (`view::compare`). Nothing is computed while the section is closed.
 
+use super::picker::policy_groups;
 use super::timeline::{describe, Diagram};
 use crate::ui::state::use_app;
 use crate::view::compare::{aligned, compare, no_difference};
@@ -93,18 +94,7 @@ pub fn Compare() -> Html {
             <div class="field compare-pick">
                 <label for="compare-select">{"Compare with"}</label>
                 <select id="compare-select" {onchange}>
-                    if !options.variants.is_empty() {
-                        <optgroup label="Contrasted in this scenario">
-                            for (value, label) in options.variants.iter() {
-                                <option selected={*value == other_value} value={value.clone()}>{label.clone()}</option>
-                            }
-                        </optgroup>
-                    }
-                    <optgroup label="Receiver policies">
-                        for (value, label) in options.plain.iter() {
-                            <option selected={*value == other_value} value={value.clone()}>{label.clone()}</option>
-                        }
-                    </optgroup>
+                    {policy_groups(current, &other_value)}
                 </select>
             </div>
             if let Some((c, ta, tb)) = shown.as_ref() {

@@ -107,7 +107,7 @@ pub(crate) fn describe(step: usize, tl: &Tl) -> String {
     )
 }
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub(crate) struct DiagramProps {
     pub tl: Rc<Tl>,
     /// The id of the heading that names the diagram.
@@ -130,6 +130,24 @@ pub(crate) struct DiagramProps {
     pub scroller: NodeRef,
     #[prop_or_default]
     pub onscroll: Option<Callback<Event>>,
+}
+
+// By pointer: every new layout is a new `Rc`, and comparing two layouts field by field
+// would cost about as much as drawing one.
+impl PartialEq for DiagramProps {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.tl, &o.tl)
+            && (
+                &self.label,
+                &self.desc_id,
+                &self.desc,
+                self.defs,
+                self.mark,
+                self.focus,
+            ) == (&o.label, &o.desc_id, &o.desc, o.defs, o.mark, o.focus)
+            && self.scroller == o.scroller
+            && self.onscroll == o.onscroll
+    }
 }
 
 /// One space-time diagram from a layout: lane labels, and the SVG in its own scroller that
