@@ -76,6 +76,14 @@ async function shot(page, name) {
   return file;
 }
 
+/** Screenshot of one element (a panel) into target/screenshots/<name>.png. */
+async function shotOf(locator, name) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const file = path.join(SHOTS, `${name}.png`);
+  await locator.screenshot({ path: file });
+  return file;
+}
+
 /**
  * A <select> by its label. A label wrapping the select puts the selected option's text in
  * the accessible name ("Scenario Sandbox"), so the name is matched as a prefix.
@@ -192,6 +200,7 @@ module.exports = {
   test,
   expect,
   shot,
+  shotOf,
   button,
   picker,
   openApp,

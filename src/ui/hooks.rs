@@ -1,8 +1,10 @@
-//! The app's only timer, and the keyboard shortcuts. Components own no timers.
+//! The app's timers (the play timer; slices of long work) and the keyboard shortcuts.
+//! Components own no timers.
 
 use crate::ui::state::AppCtx;
 use crate::view::state::{shortcut, Msg};
-use gloo_timers::callback::Interval;
+use gloo_timers::callback::{Interval, Timeout};
+use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
@@ -112,4 +114,40 @@ pub fn use_dialog_focus(open: bool, inside: NodeRef, opener: NodeRef) {
             }
         }
     });
+}
+
+/// Long work in slices: while started, `work` runs once per turn of the event loop, from a
+/// chain of zero-delay timeouts, until it returns false; the page repaints and handles input
+/// between slices. Returns (start, stop). The component re-renders after every slice.
+#[hook]
+pub fn use_slices(work: Rc<dyn Fn() -> bool>) -> (Callback<()>, Callback<()>) {
+    // 0: idle; otherwise the slice to run next, numbered so each one re-arms the effect.
+    let turn = use_state_eq(|| 0u64);
+    let next = use_mut_ref(|| 0u64);
+    let latest = use_mut_ref(|| work.clone());
+    *latest.borrow_mut() = work;
+    {
+        let (turn, next) = (turn.clone(), next.clone());
+        use_effect_with(*turn, move |&n| {
+            let timer = (n > 0).then(|| {
+                Timeout::new(0, move || {
+                    let go = (latest.borrow().clone())();
+                    let mut k = next.borrow_mut();
+                    *k += 1;
+                    turn.set(if go { *k } else { 0 });
+                })
+            });
+            move || drop(timer)
+        });
+    }
+    let start = {
+        let (turn, next) = (turn.clone(), next.clone());
+        Callback::from(move |_| {
+            let mut k = next.borrow_mut();
+            *k += 1;
+            turn.set(*k);
+        })
+    };
+    let stop = Callback::from(move |_| turn.set(0));
+    (start, stop)
 }

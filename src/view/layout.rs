@@ -649,6 +649,18 @@ const BEFORE_X: i32 = LEFT - 12;
 /// (a lease, a pause, a message in flight) enters from the left edge; what ended earlier is not
 /// drawn. `first` is clamped to `1..=cursor`.
 pub fn layout_from(run: &Run, first: usize) -> Timeline {
+    layout_with(run, first, &[])
+}
+
+/// The width of each step's band, from step `first` on: what `layout_with` takes to draw
+/// another run with the same columns.
+pub fn band_widths(tl: &Timeline) -> Vec<i32> {
+    tl.steps.iter().map(|b| b.x1 - b.x0).collect()
+}
+
+/// As `layout_from`, with step `first + i` at least `min_bands[i]` wide: two runs of the same
+/// steps laid out with the larger of their band widths line up step for step (compare view).
+pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
     let world = run.world();
     let lanes = lanes(world);
     let lane_of = |name: &str| lanes.iter().position(|l| l.name == name);
@@ -734,12 +746,24 @@ pub fn layout_from(run: &Run, first: usize) -> Timeline {
     let mut x = LEFT;
     let mut t: Tick = start_tick;
     let mut next = 0; // the first column not yet placed
+    let mut band_x0 = LEFT; // where the band of the step being placed began
     while t <= now {
         if cols.get(next).is_some_and(|c| c.tick == t) {
             labels.push(TickLabel { x, tick: t });
-            while let Some(c) = cols.get_mut(next).filter(|c| c.tick == t) {
+            while cols.get(next).is_some_and(|c| c.tick == t) {
+                let last = cols.get(next + 1).is_none_or(|n| n.step != cols[next].step);
+                let c = &mut cols[next];
                 c.x0 = x;
                 x += c.width;
+                if last {
+                    // A step's band ends with its last column: widen that to the minimum.
+                    let want = min_bands.get(c.step - first).copied().unwrap_or(0);
+                    if x - band_x0 < want {
+                        c.width += want - (x - band_x0);
+                        x = band_x0 + want;
+                    }
+                    band_x0 = x;
+                }
                 next += 1;
             }
             t += 1;

@@ -7,10 +7,14 @@
 //! - [`layout`]: the geometry of the space-time diagram, derived from a run's events and frames.
 //! - [`inspect`]: the inspector's rows, with what the last step changed.
 //! - [`lab`], [`plot`]: the lease-duration lab's panel state and its charts (geometry, SVG).
+//! - [`compare`]: the current run under a second receiver choice, aligned, and where they part.
+//! - [`explore`]: the explorer panel's session, run in slices, and its report's rows.
 //! - [`embed`]: the options of embed mode (`?embed&preset=…`).
 //! - [`text`]: accessible names and short descriptions shared by the components.
 
+pub mod compare;
 pub mod embed;
+pub mod explore;
 pub mod inspect;
 pub mod lab;
 pub mod layout;

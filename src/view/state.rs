@@ -110,6 +110,12 @@ pub enum Msg {
     /// normal run: listed in the picker, stepped through, shared by link. It opens at its
     /// first violation, else at its end.
     LoadScenario(Box<Scenario>, Vec<Action>),
+    /// Replay an explorer counterexample (`kind` is the invariant it breaks) from step 0 as
+    /// the user's own actions, under the current scenario and choice.
+    LoadCounterexample {
+        kind: String,
+        actions: Vec<Action>,
+    },
 }
 
 impl AppState {
@@ -327,6 +333,27 @@ impl AppState {
             }
             Msg::LoadScenario(s, actions) => {
                 self.load_scenario(*s, actions);
+                true
+            }
+            Msg::LoadCounterexample { kind, actions } => {
+                self.playing = false;
+                let mut run = build_run(self.current(), &self.choice);
+                for (i, a) in actions.iter().enumerate() {
+                    if let Err(e) = run.act(a.clone()) {
+                        self.notice = None;
+                        self.error = Some(format!(
+                            "The counterexample could not be loaded: action {} ({a}) was refused: {e}",
+                            i + 1
+                        ));
+                        return true;
+                    }
+                }
+                self.run = run;
+                self.error = None;
+                self.notice = Some(format!(
+                    "Loaded the shortest run that breaks {kind}: {} actions, replayed as yours. Step back through it, or copy a link to it.",
+                    actions.len()
+                ));
                 true
             }
         }
@@ -774,5 +801,62 @@ mod tests {
             .unwrap()
             .starts_with("Step 1 of this run was refused"));
         assert!(a.run.is_empty());
+    }
+
+    #[test]
+    fn a_counterexample_loads_as_a_run_that_steps_and_links() {
+        let mut a = app();
+        a.apply(Msg::Choose(Choice::Variant("unfenced".into())));
+        let b = crate::sim::explore::Bounds::for_scenario(&a.run.scenario);
+        let report = crate::sim::explore::explore(&a.run.scenario, a.run.variant.clone(), b);
+        let ce = report.invariants[0]
+            .counterexample
+            .clone()
+            .expect("broken under unfenced");
+        assert_eq!(report.invariants[0].kind, "stale_overwrite");
+        a.apply(Msg::StepForward);
+        assert!(a.apply(Msg::LoadCounterexample {
+            kind: "stale_overwrite".into(),
+            actions: ce.clone(),
+        }));
+        assert_eq!(a.error, None);
+        assert!(a
+            .notice
+            .clone()
+            .unwrap()
+            .contains("breaks stale_overwrite: 11 actions"));
+        // The last step shows the violation; the step before does not.
+        assert_eq!(a.run.cursor(), ce.len());
+        let violation = |a: &AppState| {
+            a.run.last_step_events().iter().any(|e| {
+                matches!(&e.kind, crate::sim::EventKind::Violation { kind, .. } if kind.as_str() == "stale_overwrite")
+            })
+        };
+        assert!(violation(&a));
+        assert!(a.apply(Msg::StepBack));
+        assert!(!violation(&a));
+        assert!(a.apply(Msg::StepForward));
+        // Copy link carries it: a fresh app opens the same run at the same step.
+        let mut other = app();
+        assert!(other.apply(Msg::OpenLink(a.link())));
+        assert_eq!(other.error, None);
+        assert_eq!(other.run.world(), a.run.world());
+        assert!(violation(&other));
+
+        // A counterexample from another scenario is refused and the run kept.
+        let before = a.run.clone();
+        a.apply(Msg::LoadId("sandbox".into()));
+        let sandbox = a.run.clone();
+        a.apply(Msg::LoadCounterexample {
+            kind: "stale_overwrite".into(),
+            actions: ce,
+        });
+        assert!(a
+            .error
+            .clone()
+            .unwrap()
+            .starts_with("The counterexample could not be loaded"));
+        assert_eq!(a.run, sandbox);
+        assert_ne!(a.run, before);
     }
 }

@@ -1,8 +1,10 @@
 //! The whole page: the state, its context, the timer and keyboard hooks, and the panels.
 
+use super::compare::Compare;
 use super::controls::Controls;
 use super::embed_dialog::EmbedDialog;
 use super::event_log::EventLog;
+use super::explorer::ExplorePanel;
 use super::in_flight::InFlight;
 use super::inspector::Inspector;
 use super::lab::Lab;
@@ -94,6 +96,8 @@ pub fn App() -> Html {
                     <EventLog />
                 </main>
                 <Lab />
+                <ExplorePanel />
+                <Compare />
             </div>
         </ContextProvider<AppCtx>>
     }

@@ -1,9 +1,11 @@
 //! One file per panel. Every component reads the shared `AppCtx` and dispatches `Msg`s.
 
 pub mod app;
+mod compare;
 mod controls;
 mod embed_dialog;
 mod event_log;
+mod explorer;
 mod in_flight;
 mod inspector;
 mod lab;

@@ -1,5 +1,6 @@
 //! Which scenario, under which receiver policy; and what the scenario is about.
 
+use crate::sim::Scenario;
 use crate::ui::state::use_app;
 use crate::view::state::{Choice, Msg};
 use crate::view::text;
@@ -49,7 +50,6 @@ pub fn Picker() -> Html {
     };
 
     let groups = text::scenario_groups(&state.scenarios);
-    let options = text::policy_options(&current);
     let policy_note = match &state.choice {
         Choice::Variant(n) => format!("“{n}” is one of the settings this scenario contrasts."),
         Choice::Policy(p) => format!("Plain policy {}: {}.", p.as_str(), p.describe()),
@@ -72,22 +72,33 @@ pub fn Picker() -> Html {
             <div class="field">
                 <label for="policy-select">{"Receiver policy"}</label>
                 <select id="policy-select" ref={policy_ref} onchange={on_policy} aria-describedby="policy-note">
-                    if !options.variants.is_empty() {
-                        <optgroup label="Contrasted in this scenario">
-                            for (value, label) in options.variants {
-                                <option selected={value == choice_value} value={value.clone()}>{label}</option>
-                            }
-                        </optgroup>
-                    }
-                    <optgroup label={if current.variants.is_empty() { "Receiver policies" } else { "Other receiver policies" }}>
-                        for (value, label) in options.plain {
-                            <option selected={value == choice_value} value={value.clone()}>{label}</option>
-                        }
-                    </optgroup>
+                    {policy_groups(&current, &choice_value)}
                 </select>
                 <p id="policy-note" class="note">{policy_note}</p>
             </div>
             <p class="summary">{current.summary.clone()}</p>
         </div>
+    }
+}
+
+/// The options of a receiver-policy select: the scenario's variants, then the other plain
+/// policies, with `selected` chosen. The policy picker and the compare view share it.
+pub(crate) fn policy_groups(current: &Scenario, selected: &str) -> Html {
+    let options = text::policy_options(current);
+    html! {
+        <>
+            if !options.variants.is_empty() {
+                <optgroup label="Contrasted in this scenario">
+                    for (value, label) in options.variants {
+                        <option selected={value == selected} value={value.clone()}>{label}</option>
+                    }
+                </optgroup>
+            }
+            <optgroup label={if current.variants.is_empty() { "Receiver policies" } else { "Other receiver policies" }}>
+                for (value, label) in options.plain {
+                    <option selected={value == selected} value={value.clone()}>{label}</option>
+                }
+            </optgroup>
+        </>
     }
 }

@@ -7,6 +7,7 @@ use crate::ui::state::use_app;
 use crate::view::layout::{
     self, Arrow, ArrowState, Bar, BarKind, LaneKind, Mark, Timeline as Tl, Verdict, VerdictKind,
 };
+use std::rc::Rc;
 use web_sys::Element;
 use yew::prelude::*;
 
@@ -76,25 +77,7 @@ pub fn Timeline() -> Html {
         let window = window.clone();
         Callback::from(move |_| window.set(window.saturating_mul(4)))
     };
-    let scroller = use_node_ref();
-    {
-        let r = scroller.clone();
-        // Follow the present: the current step is always at the diagram's right end, so
-        // scroll until "now" (and a little room for messages in flight) is in view.
-        use_effect_with((state.version, tl.now_x), move |&(_, now_x)| {
-            if let Some(el) = r.cast::<Element>() {
-                el.set_scroll_left((now_x + 96 - el.client_width()).max(0));
-            }
-        });
-    }
-    let desc = format!(
-        "Space-time diagram up to step {} (t = {}): one lane per node, time running to the right. {} messages, {} verdicts, {} violations.",
-        run.cursor(),
-        tl.now_tick,
-        tl.arrows.len(),
-        tl.verdicts.len(),
-        tl.violations.len()
-    );
+    let desc = describe(run.cursor(), &tl);
 
     html! {
         <section class="panel timeline" aria-labelledby="timeline-h">
@@ -108,52 +91,135 @@ pub fn Timeline() -> Html {
                 }
                 {legend()}
             </div>
-            <div class="tl-wrap">
-                <div class="tl-gutter" aria-hidden="true" style={format!("height:{}px", tl.height)}>
-                    for l in tl.lanes.iter() {
-                        <div class={format!("lane-label lane-{}", lane_class(l.kind))} key={l.name.clone()}
-                            style={format!("top:{}px;height:{}px", l.y, l.h)}>
-                            <b>{l.name.clone()}</b><small>{l.detail.clone()}</small>
-                        </div>
-                    }
-                </div>
-                <div class="tl-scroll" ref={scroller}>
-                    <svg class="tl-svg" xmlns="http://www.w3.org/2000/svg" width={s(tl.width)} height={s(tl.height)}
-                        viewBox={format!("0 0 {} {}", tl.width, tl.height)} role="group" aria-labelledby="timeline-h" aria-describedby="tl-desc">
-                        <desc id="tl-desc">{desc}</desc>
-                        {defs()}
-                        {lanes(&tl)}
-                        {steps(&tl)}
-                        {ruler(&tl)}
-                        <g class="bars">{for tl.bars.iter().enumerate().map(|(i, b)| bar(i, b))}</g>
-                        <g class="overlaps">
-                            for (i, o) in tl.overlaps.iter().enumerate() {
-                                {group(format!("o{i}"), "overlap".into(), vec![
-                                    title(o.title.clone()),
-                                    rect("hatch", o.x0, o.y, o.x1 - o.x0, o.h, "2"),
-                                    if o.x1 - o.x0 >= 84 { text("label", o.x0 + 4, o.y + o.h - 2, "start", "⚠ both believe".into()) } else { Html::default() },
-                                ])}
-                            }
-                        </g>
-                        <g class="arrows">{for tl.arrows.iter().map(arrow)}</g>
-                        <g class="marks">{for tl.marks.iter().enumerate().map(|(i, m)| mark(i, m))}</g>
-                        <g class="verdicts">{for tl.verdicts.iter().enumerate().map(|(i, v)| verdict(i, v))}</g>
-                        <g class="violations">
-                            for (i, v) in tl.violations.iter().enumerate() {
-                                <g class={cls("violation", v.recent)} key={format!("x{i}")} tabindex="0" role="img" aria-label={v.aria_label()}>
-                                    {title(v.aria_label())}
-                                    {path("ring", diamond(v.x, v.y, 15))}
-                                    {path("shape", diamond(v.x, v.y, 11))}
-                                    {text("bang", v.x, v.y + 5, "middle", "!".into())}
-                                </g>
-                            }
-                        </g>
-                        {line("now", tl.now_x, layout::RULER_H - 12, tl.now_x, tl.height, "none")}
-                        {text("now-label", tl.now_x + 4, layout::RULER_H - 12, "start", format!("now t={}", tl.now_tick))}
-                    </svg>
-                </div>
-            </div>
+            <Diagram tl={tl} label="timeline-h" desc_id="tl-desc" {desc} defs=true />
         </section>
+    }
+}
+
+/// The diagram's description for screen readers.
+pub(crate) fn describe(step: usize, tl: &Tl) -> String {
+    format!(
+        "Space-time diagram up to step {step} (t = {}): one lane per node, time running to the right. {} messages, {} verdicts, {} violations.",
+        tl.now_tick,
+        tl.arrows.len(),
+        tl.verdicts.len(),
+        tl.violations.len()
+    )
+}
+
+#[derive(Properties)]
+pub(crate) struct DiagramProps {
+    pub tl: Rc<Tl>,
+    /// The id of the heading that names the diagram.
+    pub label: AttrValue,
+    /// A page-unique id for its description.
+    pub desc_id: AttrValue,
+    pub desc: AttrValue,
+    /// Whether this diagram carries the arrowheads and hatch patterns. Once per page (the main
+    /// timeline): other diagrams use the same ids, and ids must be unique.
+    #[prop_or(false)]
+    pub defs: bool,
+    /// A step to mark as the first where two runs differ.
+    #[prop_or_default]
+    pub mark: Option<usize>,
+    /// An x to keep in the middle of the view instead of following the present.
+    #[prop_or_default]
+    pub focus: Option<i32>,
+    /// The horizontal scroller, for a parent that keeps two diagrams scrolled together.
+    #[prop_or_default]
+    pub scroller: NodeRef,
+    #[prop_or_default]
+    pub onscroll: Option<Callback<Event>>,
+}
+
+// By pointer: every new layout is a new `Rc`, and comparing two layouts field by field
+// would cost about as much as drawing one.
+impl PartialEq for DiagramProps {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.tl, &o.tl)
+            && (
+                &self.label,
+                &self.desc_id,
+                &self.desc,
+                self.defs,
+                self.mark,
+                self.focus,
+            ) == (&o.label, &o.desc_id, &o.desc, o.defs, o.mark, o.focus)
+            && self.scroller == o.scroller
+            && self.onscroll == o.onscroll
+    }
+}
+
+/// One space-time diagram from a layout: lane labels, and the SVG in its own scroller that
+/// follows the present.
+#[component]
+pub(crate) fn Diagram(p: &DiagramProps) -> Html {
+    let tl = &p.tl;
+    let scroller = p.scroller.clone();
+    {
+        let r = scroller.clone();
+        // Follow the present: the current step is always at the diagram's right end, so
+        // scroll until "now" (and a little room for messages in flight) is in view. Every new
+        // layout (every change of the app) scrolls it again.
+        use_effect_with(
+            (Rc::as_ptr(tl) as usize, tl.now_x, p.focus),
+            move |&(_, now_x, focus)| {
+                if let Some(el) = r.cast::<Element>() {
+                    let left = match focus {
+                        Some(x) => x - el.client_width() / 2,
+                        None => now_x + 96 - el.client_width(),
+                    };
+                    el.set_scroll_left(left.max(0));
+                }
+            },
+        );
+    }
+    html! {
+        <div class="tl-wrap">
+            <div class="tl-gutter" aria-hidden="true" style={format!("height:{}px", tl.height)}>
+                for l in tl.lanes.iter() {
+                    <div class={format!("lane-label lane-{}", lane_class(l.kind))} key={l.name.clone()}
+                        style={format!("top:{}px;height:{}px", l.y, l.h)}>
+                        <b>{l.name.clone()}</b><small>{l.detail.clone()}</small>
+                    </div>
+                }
+            </div>
+            <div class="tl-scroll" ref={scroller} onscroll={p.onscroll.clone()}>
+                <svg class="tl-svg" xmlns="http://www.w3.org/2000/svg" width={s(tl.width)} height={s(tl.height)}
+                    viewBox={format!("0 0 {} {}", tl.width, tl.height)} role="group" aria-labelledby={p.label.clone()} aria-describedby={p.desc_id.clone()}>
+                    <desc id={p.desc_id.clone()}>{p.desc.clone()}</desc>
+                    if p.defs { {defs()} }
+                    {lanes(tl)}
+                    {steps(tl, p.mark)}
+                    {ruler(tl)}
+                    <g class="bars">{for tl.bars.iter().enumerate().map(|(i, b)| bar(i, b))}</g>
+                    <g class="overlaps">
+                        for (i, o) in tl.overlaps.iter().enumerate() {
+                            {group(format!("o{i}"), "overlap".into(), vec![
+                                title(o.title.clone()),
+                                rect("hatch", o.x0, o.y, o.x1 - o.x0, o.h, "2"),
+                                if o.x1 - o.x0 >= 84 { text("label", o.x0 + 4, o.y + o.h - 2, "start", "⚠ both believe".into()) } else { Html::default() },
+                            ])}
+                        }
+                    </g>
+                    <g class="arrows">{for tl.arrows.iter().map(arrow)}</g>
+                    <g class="marks">{for tl.marks.iter().enumerate().map(|(i, m)| mark(i, m))}</g>
+                    <g class="verdicts">{for tl.verdicts.iter().enumerate().map(|(i, v)| verdict(i, v))}</g>
+                    <g class="violations">
+                        for (i, v) in tl.violations.iter().enumerate() {
+                            <g class={cls("violation", v.recent)} key={format!("x{i}")} tabindex="0" role="img" aria-label={v.aria_label()}>
+                                {title(v.aria_label())}
+                                {path("ring", diamond(v.x, v.y, 15))}
+                                {path("shape", diamond(v.x, v.y, 11))}
+                                {text("bang", v.x, v.y + 5, "middle", "!".into())}
+                            </g>
+                        }
+                    </g>
+                    {line("now", tl.now_x, layout::RULER_H - 12, tl.now_x, tl.height, "none")}
+                    {text("now-label", tl.now_x + 4, layout::RULER_H - 12, "start", format!("now t={}", tl.now_tick))}
+                </svg>
+            </div>
+        </div>
     }
 }
 
@@ -225,12 +291,23 @@ fn lanes(tl: &Tl) -> Html {
     }
 }
 
-fn steps(tl: &Tl) -> Html {
+fn steps(tl: &Tl, marked: Option<usize>) -> Html {
+    let class = |b: &layout::StepBand| match (b.current, Some(b.step) == marked) {
+        (true, true) => "step current diverge",
+        (false, true) => "step diverge",
+        (true, false) => "step current",
+        (false, false) => "step",
+    };
     html! {
         <g class="steps">
             for b in tl.steps.iter() {
                 {group(format!("s{}", b.step), "step-band".into(), vec![
-                    rect(if b.current { "step current" } else { "step" }, b.x0, layout::RULER_H - 22, (b.x1 - b.x0).max(1), tl.height - layout::RULER_H + 22, "0"),
+                    rect(class(b), b.x0, layout::RULER_H - 22, (b.x1 - b.x0).max(1), tl.height - layout::RULER_H + 22, "0"),
+                    if Some(b.step) == marked {
+                        text("diverge-label", (b.x0 + b.x1) / 2, tl.height - 6, "middle", "≠ first difference".into())
+                    } else {
+                        Html::default()
+                    },
                 ])}
             }
         </g>

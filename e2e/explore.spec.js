@@ -1,0 +1,160 @@
+// The explorer in the page: every order of the paused writer within bounds, the broken
+// invariant's shortest counterexample loaded into the timeline, cancel on a big preset;
+// and the compare view of two receiver policies side by side.
+'use strict';
+const {
+  test, expect, shot, shotOf, button, openPreset, eventLog, logLines, svgStrings,
+} = require('./helpers');
+
+/** Open a `<details class="tool">` section by its summary text; returns the section. */
+async function openTool(page, summary) {
+  const section = page.locator('details.tool', { has: page.locator('summary', { hasText: summary }) });
+  await section.locator('summary').click();
+  await expect(section).toHaveAttribute('open', '');
+  return section;
+}
+
+const report = (page) => page.getByRole('region', { name: 'Exploration report' });
+
+/** Explore, wait for the report, return the list of broken invariants. */
+async function explore(page, section) {
+  await button(section, 'Explore').click();
+  await expect(report(page)).toBeVisible({ timeout: 60_000 });
+  await expect(report(page)).toHaveAttribute('data-complete', 'true');
+  return report(page).locator('li.broken code').allInnerTexts();
+}
+
+test('paused-writer: unfenced breaks stale_overwrite; its counterexample loads into the timeline', async ({ page, pageErrors }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openPreset(page, 'paused-writer', 'unfenced');
+  const section = await openTool(page, 'Explore every order');
+  await expect(section.getByText('Pauses')).toBeVisible();
+  await expect(section.getByText('Distinct states, at most')).toBeVisible();
+  // nothing is computed before the button
+  await expect(page.getByRole('progressbar', { name: 'Exploration progress' })).toHaveCount(0);
+
+  const broken = await explore(page, section);
+  expect(broken).toContain('stale_overwrite');
+  await expect(page.getByRole('progressbar', { name: 'Exploration progress' })).toBeVisible();
+  await expect(section.getByText(/^[\d,]+ states, [\d,]+ distinct$/)).toBeVisible();
+  await expect(report(page)).toContainText('Time taken');
+  const rate = Number(await report(page).getAttribute('data-states-per-sec'));
+  expect(rate).toBeGreaterThan(0);
+  await expect(report(page).locator('li.broken', { hasText: 'stale_overwrite' })).toContainText('Shortest counterexample: 11 actions.');
+  await shot(page, 'explore-report-1280');
+
+  await button(page, 'Load counterexample for stale_overwrite').click();
+  await expect(page.getByText(/Loaded the shortest run that breaks stale_overwrite/)).toBeVisible();
+  // the last step is the violation: in the event log's current step and on the timeline
+  await expect(eventLog(page).locator('li.recent.ev-violation')).toContainText('VIOLATION stale_overwrite');
+  const svg = await svgStrings(page);
+  expect(svg.some((s) => /stale_overwrite|stale overwrite/i.test(s)), JSON.stringify(svg)).toBe(true);
+  // it is a normal run: step back leaves the violation, forward returns to it
+  await button(page, 'Step back').click();
+  await expect(eventLog(page).locator('li.recent.ev-violation')).toHaveCount(0);
+  await button(page, 'Step forward').click();
+  await expect(eventLog(page).locator('li.recent.ev-violation')).toHaveCount(1);
+  // and Copy link carries it
+  await button(page, 'Copy link').click();
+  const href = await page.getByRole('textbox', { name: 'Link to this view' }).inputValue();
+  const lines = await logLines(page);
+  const other = await page.context().newPage();
+  await other.goto(href);
+  await expect(button(other, 'Step forward')).toBeVisible({ timeout: 20_000 });
+  await expect(eventLog(other)).toContainText('VIOLATION stale_overwrite');
+  expect(await logLines(other)).toEqual(lines);
+  await shot(page, 'explore-loaded-1280');
+  expect(pageErrors).toEqual([]);
+});
+
+test('paused-writer: under highest-seen stale_overwrite holds', async ({ page, pageErrors }) => {
+  await page.setViewportSize({ width: 360, height: 800 });
+  await openPreset(page, 'paused-writer', 'highest-seen');
+  const section = await openTool(page, 'Explore every order');
+  const broken = await explore(page, section);
+  expect(broken).not.toContain('stale_overwrite');
+  await expect(report(page).locator('li.held', { hasText: 'stale_overwrite' })).toContainText('held');
+  await expect(button(page, 'Load counterexample for stale_overwrite')).toHaveCount(0);
+  await shot(page, 'explore-report-360');
+  await shotOf(section, 'explore-panel-360');
+  // another policy discards the report
+  await page.getByRole('combobox', { name: /^Receiver policy\b/ }).selectOption('unfenced');
+  await expect(report(page)).toHaveCount(0);
+  expect(pageErrors).toEqual([]);
+});
+
+test('cancel stops a big search and marks its figures incomplete', async ({ page, pageErrors }) => {
+  // cross-object-token has the most states of the presets: it runs into the state bound
+  await openPreset(page, 'cross-object-token');
+  const section = await openTool(page, 'Explore every order');
+  await button(section, 'Explore').click();
+  await expect(button(section, 'Explore')).toBeDisabled();
+  // the page stays responsive while it runs: the progress text moves on
+  const count = section.locator('.explore-count');
+  await expect(count).toHaveText(/[1-9][\d,]* distinct/);
+  const first = await count.innerText();
+  await expect.poll(() => count.innerText()).not.toBe(first);
+  await button(section, 'Cancel').click();
+  await expect(section.getByRole('status')).toContainText(/Cancelled after \d+ ms/);
+  await expect(section.getByRole('status')).toContainText('incomplete');
+  await expect(report(page)).toHaveAttribute('data-complete', 'false');
+  await expect(report(page).locator('li.held')).toHaveCount(0); // nothing shown to hold
+  await shotOf(section, 'explore-cancelled-1280');
+  const stopped = await count.innerText();
+  await page.waitForTimeout(300);
+  expect(await count.innerText()).toBe(stopped);
+  await expect(button(section, 'Explore')).toBeEnabled();
+  await expect(button(section, 'Cancel')).toBeDisabled();
+  expect(pageErrors).toEqual([]);
+});
+
+for (const width of [1280, 360]) {
+  test(`compare at ${width} px: highest-seen and unfenced part at step 10, where A's stale write arrives`, async ({ page, pageErrors }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await openPreset(page, 'paused-writer');
+    const section = await openTool(page, 'Compare policies');
+    await section.getByRole('combobox', { name: 'Compare with' }).selectOption('unfenced');
+    const result = section.getByRole('status');
+    await expect(result).toContainText('The runs first differ at step 10: under highest-seen, report rejects: stale');
+    await expect(result).toContainText('under unfenced, report accepts');
+    // two diagrams, named by their headings; at step 0 the difference is still ahead
+    const a = section.getByRole('group', { name: 'This run — highest-seen' });
+    const b = section.getByRole('group', { name: 'The same steps — unfenced' });
+    await expect(a).toBeVisible();
+    await expect(b).toBeVisible();
+    await expect(result).toContainText('Step forward to step 10 to see it');
+    // the main controls move the current step in both, at the same x
+    const now = (g) => g.locator('.step.current').evaluate((r) => Number(r.getAttribute('x')));
+    const moved = [];
+    for (let i = 0; i < 2; i++) {
+      await button(page, 'Step forward').click();
+      await expect(section.locator('#cmp-a-desc')).toContainText(`up to step ${i + 1} `);
+      await expect(section.locator('#cmp-b-desc')).toContainText(`up to step ${i + 1} `);
+      expect(await now(a)).toEqual(await now(b));
+      moved.push(await now(a));
+    }
+    expect(moved[1], 'the highlight moved right').toBeGreaterThan(moved[0]);
+    await button(page, 'Jump to end').click();
+    await expect(result).not.toContainText('Step forward to step');
+    for (const g of [a, b]) await expect(g.locator('.step.diverge')).toHaveCount(1);
+    await expect(a.locator('.violation')).toHaveCount(0);
+    await expect(b.locator('.violation')).toHaveCount(1);
+    await expect(a.locator('.v-rejected')).toHaveCount(1);
+    // aligned: the marked step is at the same x in both
+    const x = (g) => g.locator('.step.diverge').evaluate((r) => [r.getAttribute('x'), r.getAttribute('width')]);
+    expect(await x(a)).toEqual(await x(b));
+    // and scrolled into view in both, even on a phone
+    for (const g of [a, b]) {
+      const seen = await g.locator('.diverge-label').evaluate((t) => {
+        const box = t.closest('.tl-scroll');
+        const x = Number(t.getAttribute('x'));
+        return x >= box.scrollLeft && x <= box.scrollLeft + box.clientWidth;
+      });
+      expect(seen, 'the marked step is scrolled into view').toBe(true);
+    }
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, 'the page does not scroll sideways').toBeLessThanOrEqual(0);
+    await shotOf(section, `compare-${width}`);
+    expect(pageErrors).toEqual([]);
+  });
+}

@@ -1,0 +1,121 @@
+//! "Compare policies": the current run and the same run under another receiver choice, one
+//! diagram above the other, aligned step for step, with the first step where they differ
+//! (`view::compare`). Nothing is computed while the section is closed.
+
+use super::picker::policy_groups;
+use super::timeline::{describe, Diagram};
+use crate::ui::state::use_app;
+use crate::view::compare::{aligned, compare, no_difference};
+use crate::view::layout;
+use crate::view::state::Choice;
+use crate::view::text;
+use std::rc::Rc;
+use web_sys::{Element, HtmlSelectElement};
+use yew::prelude::*;
+
+#[component]
+pub fn Compare() -> Html {
+    let state = use_app();
+    let open = use_state_eq(|| false);
+    // The chosen value, if the user picked one that this scenario offers.
+    let picked = use_state_eq(|| None::<String>);
+    let current = state.current();
+    let options = text::policy_options(current);
+    let values: Vec<&String> = options
+        .variants
+        .iter()
+        .chain(&options.plain)
+        .map(|(v, _)| v)
+        .collect();
+    let own = state.choice.value();
+    // Default: the first choice that is not the current one.
+    let other_value = picked
+        .as_ref()
+        .filter(|v| values.contains(v))
+        .cloned()
+        .or_else(|| values.iter().find(|v| ***v != own).map(|v| v.to_string()))
+        .unwrap_or_else(|| own.clone());
+    let other = Choice::parse(current, &other_value).unwrap_or_else(|| state.choice.clone());
+
+    let shown = use_memo(
+        (state.version, other_value.clone(), *open),
+        |(_, _, open)| {
+            open.then(|| {
+                let c = compare(&state, &other);
+                let first = layout::window_start(&c.main, layout::WINDOW_EVENTS);
+                let (ta, tb) = aligned(&c, first);
+                (c, Rc::new(ta), Rc::new(tb))
+            })
+        },
+    );
+
+    let ontoggle = {
+        let open = open.clone();
+        Callback::from(move |e: Event| {
+            let el: Element = e.target_unchecked_into();
+            open.set(el.has_attribute("open"));
+        })
+    };
+    let onchange = {
+        let picked = picked.clone();
+        Callback::from(move |e: Event| {
+            let sel: HtmlSelectElement = e.target_unchecked_into();
+            picked.set(Some(sel.value()));
+        })
+    };
+    // The two scrollers move together.
+    let (ra, rb) = (use_node_ref(), use_node_ref());
+    let follow = |to: NodeRef| {
+        Callback::from(move |e: Event| {
+            let from: Element = e.target_unchecked_into();
+            if let Some(el) = to.cast::<Element>() {
+                if el.scroll_left() != from.scroll_left() {
+                    el.set_scroll_left(from.scroll_left());
+                }
+            }
+        })
+    };
+
+    // Once drawn, the first difference is kept in view in both diagrams.
+    let mark = shown
+        .as_ref()
+        .as_ref()
+        .and_then(|(c, _, _)| c.divergence.as_ref().map(|d| d.step));
+    let focus = shown.as_ref().as_ref().and_then(|(_, ta, _)| {
+        ta.steps
+            .iter()
+            .find(|b| Some(b.step) == mark)
+            .map(|b| (b.x0 + b.x1) / 2)
+    });
+
+    html! {
+        <details class="panel tool compare" {ontoggle}>
+            <summary>{"Compare policies"}</summary>
+            <div class="field compare-pick">
+                <label for="compare-select">{"Compare with"}</label>
+                <select id="compare-select" {onchange}>
+                    {policy_groups(current, &other_value)}
+                </select>
+            </div>
+            if let Some((c, ta, tb)) = shown.as_ref() {
+                <p class="compare-result" role="status">
+                    {match &c.divergence {
+                        Some(d) => d.text.clone(),
+                        None => no_difference(c, &state),
+                    }}
+                    if let Some(d) = c.divergence.as_ref().filter(|d| d.step > c.main.cursor()) {
+                        {format!(" (Step forward to step {} to see it.)", d.step)}
+                    }
+                </p>
+                <h3 id="cmp-a-h">{format!("This run — {own}")}</h3>
+                <Diagram tl={ta.clone()} label="cmp-a-h" desc_id="cmp-a-desc"
+                    desc={describe(c.main.cursor(), ta)} {mark} {focus}
+                    scroller={ra.clone()} onscroll={follow(rb.clone())} />
+                <h3 id="cmp-b-h">{format!("The same steps — {other_value}")}</h3>
+                <Diagram tl={tb.clone()} label="cmp-b-h" desc_id="cmp-b-desc"
+                    desc={describe(c.other.cursor(), tb)} {mark} {focus}
+                    scroller={rb.clone()} onscroll={follow(ra.clone())} />
+            }
+        </details>
+    }
+}

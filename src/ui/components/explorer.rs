@@ -1,0 +1,142 @@
+//! "Explore every order": the exhaustive explorer over the current scenario and policy, run
+//! in slices (`use_slices`) so the page stays responsive. The session is the panel's own
+//! (`view::explore::Session`); loading a counterexample is the app's `Msg`.
+
+use crate::ui::hooks::use_slices;
+use crate::ui::state::use_app;
+use crate::view::explore::{self, invariant_rows, thousands, Phase, Session};
+use crate::view::state::Msg;
+use std::cell::RefCell;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[component]
+pub fn ExplorePanel() -> Html {
+    let state = use_app();
+    let session: Rc<RefCell<Option<Session>>> = use_mut_ref(|| None);
+    let key = explore::key(&state);
+    // Another scenario or policy: the old search and its report no longer apply.
+    if session.borrow().as_ref().is_some_and(|s| s.key != key) {
+        *session.borrow_mut() = None;
+    }
+    let work: Rc<dyn Fn() -> bool> = {
+        let session = session.clone();
+        Rc::new(move || {
+            let mut now = js_sys::Date::now;
+            session
+                .borrow_mut()
+                .as_mut()
+                .is_some_and(|s| s.slice(&mut now))
+        })
+    };
+    let (start, stop) = use_slices(work);
+    let on_explore = {
+        let (session, state) = (session.clone(), state.clone());
+        Callback::from(move |_: MouseEvent| {
+            *session.borrow_mut() = Some(Session::start(&state, js_sys::Date::now()));
+            start.emit(());
+        })
+    };
+    let on_cancel = {
+        let session = session.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(s) = session.borrow_mut().as_mut() {
+                s.cancel(js_sys::Date::now());
+            }
+            stop.emit(());
+        })
+    };
+
+    let guard = session.borrow();
+    let running = guard.as_ref().is_some_and(|s| s.phase == Phase::Running);
+    let bounds = explore::bounds(&state);
+    let about = format!(
+        "Tries every delivery order, held message, pause and step of time the model allows within these bounds — for “{}” under {} — and reports each safety property: held, or broken with the shortest run that breaks it.",
+        state.current().title,
+        state.choice.value()
+    );
+
+    html! {
+        <details class="panel tool explorer">
+            <summary>{"Explore every order"}</summary>
+            <p class="note">{about}</p>
+            <dl class="bounds" aria-label="Bounds of the search">
+                for (label, value) in explore::bounds_rows(&bounds) {
+                    <div><dt>{label}</dt><dd>{value}</dd></div>
+                }
+            </dl>
+            <div class="tool-actions">
+                <button type="button" disabled={running} onclick={on_explore}>{"Explore"}</button>
+                <button type="button" disabled={!running} onclick={on_cancel}>{"Cancel"}</button>
+            </div>
+            if let Some(s) = guard.as_ref() {
+                {progress(s)}
+                if s.phase != Phase::Running {
+                    {report(s, &state)}
+                }
+            }
+        </details>
+    }
+}
+
+fn progress(s: &Session) -> Html {
+    let (value, max) = s.progress();
+    html! {
+        <div class="explore-progress">
+            <progress aria-label="Exploration progress" value={value.to_string()} max={max.to_string()}></progress>
+            <p class="explore-count">{s.progress_text()}</p>
+            <p role="status" class={if s.phase == Phase::Done { "explore-status" } else { "explore-status partial" }}>{s.status_text()}</p>
+        </div>
+    }
+}
+
+fn report(s: &Session, state: &crate::ui::state::AppCtx) -> Html {
+    let r = s.report();
+    let complete = if r.complete { "true" } else { "false" };
+    let figures = [
+        ("States explored", thousands(r.states)),
+        ("Distinct", thousands(r.distinct_states)),
+        ("Terminal", thousands(r.terminal_states)),
+        ("Time taken", format!("{} ms", r.elapsed_ms)),
+    ];
+    let invariants = r.invariants.clone();
+    html! {
+        <section class="explore-report" aria-label="Exploration report"
+            data-states-per-sec={s.states_per_sec().to_string()} data-complete={complete}>
+            <dl class="figures">
+                for (label, value) in figures {
+                    <div><dt>{label}</dt><dd>{value}</dd></div>
+                }
+            </dl>
+            <ul class="invariants">
+                for (row, inv) in invariant_rows(&r).into_iter().zip(invariants) {
+                    <li key={row.kind.clone()} class={match (row.held, r.complete) { (false, _) => "broken", (true, true) => "held", _ => "unknown" }}>
+                        <span class="inv-verdict">{row.verdict}</span>
+                        {" "}<code>{row.kind.clone()}</code>
+                        <span class="inv-explain">{format!(" — {}.", row.explain)}</span>
+                        if let (Some(n), Some(actions)) = (row.length, inv.counterexample) {
+                            {" "}<span class="inv-len">{format!("Shortest counterexample: {n} actions.")}</span>
+                            {" "}{load_button(state, row.kind, actions)}
+                        }
+                    </li>
+                }
+            </ul>
+        </section>
+    }
+}
+
+fn load_button(
+    state: &crate::ui::state::AppCtx,
+    kind: String,
+    actions: Vec<crate::sim::Action>,
+) -> Html {
+    let d = state.dispatcher();
+    let name = format!("Load counterexample for {kind}");
+    let onclick = Callback::from(move |_: MouseEvent| {
+        d.dispatch(Msg::LoadCounterexample {
+            kind: kind.clone(),
+            actions: actions.clone(),
+        })
+    });
+    html! { <button type="button" class="small" aria-label={name} {onclick}>{"Load counterexample"}</button> }
+}

@@ -1,0 +1,371 @@
+//! Two receiver choices side by side: the current run replayed under another policy or
+//! variant — the same scenario, seed, script steps and user actions, step for step — and the
+//! first step where the two part ways.
+//!
+//! **Where runs differ.** Step `N` is the first divergent step when, counting from 1:
+//! - the other run refused step `N` (an action that makes no sense under that policy), or
+//! - the *decisions* of step `N` differ: the resources' verdicts (accepted, no-op, rejected
+//!   and why, replayed, check passed, transaction refused) and the violations found, in
+//!   order, per resource and request — not the words around them (a verdict's "highest"
+//!   token is each policy's own bookkeeping), or
+//! - after step `N` a resource's *protected state* differs: its value, balance or items.
+//!   Fencing bookkeeping (highest token seen, recorded results) is left out: it differs by
+//!   design between policies long before any write is treated differently.
+//!
+//! Messages, leases and workers are the same in both runs until a decision differs, since
+//! only the receivers' policies differ; so these two are what "the runs differ" means.
+
+use super::layout::{self, Timeline};
+use super::state::{build_run, AppState, Choice};
+use crate::sim::event::{Event, EventKind};
+use crate::sim::run::{Entry, Run};
+use crate::sim::World;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    pub step: usize,
+    /// "The runs first differ at step N: …".
+    pub text: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct Comparison {
+    pub other_choice: Choice,
+    /// The current run over its whole plan (its steps, then the rest of the script), at
+    /// the current step: what the main view shows, and will show.
+    pub main: Run,
+    /// The same steps under `other_choice`, at the same step (or its last, if it was refused).
+    pub other: Run,
+    pub divergence: Option<Divergence>,
+}
+
+/// A decision, comparable across policies: (resource, request, what was decided).
+type Decision = (String, Option<String>, String);
+
+fn decision(e: &Event) -> Option<Decision> {
+    use EventKind::*;
+    let (resource, what) = match &e.kind {
+        WriteAccepted {
+            resource, no_op, ..
+        } => (
+            resource,
+            if *no_op { "no-op" } else { "accepted" }.to_string(),
+        ),
+        WriteRejected {
+            resource, reason, ..
+        } => (resource, format!("rejected: {}", reason.as_str())),
+        WriteReplayed { resource, .. } => (resource, "replayed".into()),
+        CheckPassed { resource } => (resource, "check passed".into()),
+        TransactionRefused { resource, .. } => (resource, "refused".into()),
+        Violation { kind, resource, .. } => (resource, format!("violation {}", kind.as_str())),
+        _ => return None,
+    };
+    Some((resource.clone(), e.request.clone(), what))
+}
+
+fn decisions(events: &[Event]) -> Vec<Decision> {
+    events.iter().filter_map(decision).collect()
+}
+
+/// What a step decided, in words (the events' own log lines, tick dropped).
+fn decided(events: &[Event]) -> String {
+    let lines: Vec<String> = events
+        .iter()
+        .filter(|e| decision(e).is_some())
+        .map(|e| format!("{} {}", e.actor, e.kind))
+        .collect();
+    if lines.is_empty() {
+        "nothing is decided".into()
+    } else {
+        lines.join("; ")
+    }
+}
+
+/// The first resource whose protected state differs: its name and each side's state.
+fn state_difference(a: &World, b: &World) -> Option<(String, String, String)> {
+    a.resources.iter().zip(&b.resources).find_map(|(ra, rb)| {
+        let (da, db) = (&ra.data, &rb.data);
+        let same = da.value == db.value && da.balance == db.balance && da.items == db.items;
+        let show = |d: &crate::sim::resource::ResourceData| {
+            if d.items.is_empty() {
+                format!("value “{}”, balance {}", d.value, d.balance)
+            } else {
+                format!("value “{}”, items {}", d.value, d.items.join(", "))
+            }
+        };
+        (!same).then(|| (ra.name.clone(), show(da), show(db)))
+    })
+}
+
+/// The current run of `state` replayed under `other`, and where the two first differ.
+pub fn compare(state: &AppState, other: &Choice) -> Comparison {
+    let mut main = state.run.clone();
+    let cursor = main.cursor();
+    // The rest of the script too, so the difference is found even ahead of the current step.
+    // A refused script step ends the plan there; the main view reports it.
+    let _ = main.run_script();
+    let mut twin = build_run(state.current(), other);
+    let mut refused = None;
+    for s in 1..=main.len() {
+        let taken = match main.entry(s) {
+            Some(Entry::User(a)) => twin.act(a.clone()).map(|_| ()),
+            _ => twin.step_forward().map(|_| ()),
+        };
+        if let Err(e) = taken {
+            refused = Some((s, e));
+            break;
+        }
+    }
+    let (a, b) = (state.choice.value(), other.value());
+    let mut divergence = None;
+    for s in 1..=twin.len() {
+        let (ea, eb) = (main.step_events(s), twin.step_events(s));
+        if decisions(ea) != decisions(eb) {
+            divergence = Some(Divergence {
+                step: s,
+                text: format!(
+                    "The runs first differ at step {s}: under {a}, {}; under {b}, {}.",
+                    decided(ea),
+                    decided(eb)
+                ),
+            });
+            break;
+        }
+        let (wa, wb) = (main.world_at(s), twin.world_at(s));
+        if let Some((r, sa, sb)) = wa.zip(wb).and_then(|(x, y)| state_difference(x, y)) {
+            divergence = Some(Divergence {
+                step: s,
+                text: format!(
+                    "The runs first differ at step {s}: {r} holds {sa} under {a}, and {sb} under {b}."
+                ),
+            });
+            break;
+        }
+    }
+    if divergence.is_none() {
+        if let Some((s, e)) = refused {
+            divergence = Some(Divergence {
+                step: s,
+                text: format!(
+                    "The runs first differ at step {s}: under {b} that step was refused ({e}), so the run under {b} stops there."
+                ),
+            });
+        }
+    }
+    main.seek(cursor);
+    twin.seek(cursor);
+    Comparison {
+        other_choice: other.clone(),
+        main,
+        other: twin,
+        divergence,
+    }
+}
+
+/// Both runs laid out from step `first` with the wider of each step's bands, so step `N` is
+/// at the same x in both diagrams.
+pub fn aligned(c: &Comparison, first: usize) -> (Timeline, Timeline) {
+    let wa = layout::band_widths(&layout::layout_from(&c.main, first));
+    let wb = layout::band_widths(&layout::layout_from(&c.other, first));
+    let widths: Vec<i32> = (0..wa.len().max(wb.len()))
+        .map(|i| wa.get(i).copied().max(wb.get(i).copied()).unwrap_or(0))
+        .collect();
+    (
+        layout::layout_with(&c.main, first, &widths),
+        layout::layout_with(&c.other, first, &widths),
+    )
+}
+
+/// A sentence for the view when no difference is found.
+pub fn no_difference(c: &Comparison, state: &AppState) -> String {
+    format!(
+        "The runs do not differ: under {} and {} every step of this run decides the same and leaves the resources the same.",
+        state.choice.value(),
+        c.other_choice.value()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::request::Op;
+    use crate::sim::worker::WriteSpec;
+    use crate::sim::{Action, Policy};
+    use crate::view::state::{load_presets, Msg};
+
+    fn app(id: &str, choice: Choice) -> AppState {
+        let mut a = AppState::new(load_presets());
+        a.apply(Msg::LoadId(id.into()));
+        a.apply(Msg::Choose(choice));
+        a
+    }
+
+    fn variant(n: &str) -> Choice {
+        Choice::Variant(n.into())
+    }
+
+    /// The step at which a write with token `n` (its short form) reaches a resource.
+    fn stale_write_arrives(run: &Run, n: &str) -> usize {
+        (1..=run.len())
+            .find(|&s| {
+                run.step_events(s).iter().any(|e| {
+                    matches!(&e.kind, EventKind::Delivered { what, .. } if what.starts_with("write"))
+                        && e.token.as_ref().is_some_and(|t| t.short() == n)
+                })
+            })
+            .expect("A's write arrives")
+    }
+
+    #[test]
+    fn paused_writer_unfenced_and_highest_seen_part_where_the_stale_write_arrives() {
+        let a = app("paused-writer", variant("unfenced"));
+        let c = compare(&a, &variant("highest-seen"));
+        let d = c.divergence.clone().expect("they differ");
+        // Step 10 of the script: "A's delayed write reaches the resource."
+        assert_eq!(d.step, 10, "{}", d.text);
+        assert_eq!(d.step, stale_write_arrives(&c.main, "41"));
+        assert_eq!(
+            d.step,
+            stale_write_arrives(&c.other, "41"),
+            "the same step in both"
+        );
+        assert!(
+            d.text.starts_with(&format!(
+                "The runs first differ at step {}: under unfenced, report accepts",
+                d.step
+            )),
+            "{}",
+            d.text
+        );
+        assert!(d.text.contains("VIOLATION stale_overwrite"), "{}", d.text);
+        assert!(
+            d.text.contains("under highest-seen, report rejects: stale"),
+            "{}",
+            d.text
+        );
+        // Found from step 0, ahead of the current step; both runs shown at the current step.
+        assert_eq!((c.main.cursor(), c.other.cursor()), (0, 0));
+        assert_eq!(c.main.len(), c.other.len());
+        // Everything before it decided the same.
+        for s in 1..d.step {
+            assert_eq!(
+                decisions(c.main.step_events(s)),
+                decisions(c.other.step_events(s))
+            );
+        }
+    }
+
+    #[test]
+    fn identical_choices_never_diverge() {
+        let mut a = AppState::new(load_presets());
+        for i in 0..a.scenarios.len() {
+            a.apply(Msg::Load(i));
+            let c = compare(&a, &a.choice.clone());
+            assert_eq!(c.divergence, None, "{}", a.current().id);
+            assert_eq!(c.other.len(), c.main.len(), "{}", a.current().id);
+        }
+    }
+
+    #[test]
+    fn user_actions_apply_to_both_runs() {
+        // The sandbox scripts nothing: A prepares a write, its lease runs out, B takes over
+        // and writes, then A sends. Only the user acts, and the two runs part where A's write
+        // lands.
+        let w = |v: &str| WriteSpec {
+            to: vec!["store".into()],
+            op: Op::Set(v.into()),
+            op_id: None,
+            label: None,
+            transaction: false,
+        };
+        let acquire = |w: &str| Action::Acquire {
+            worker: w.into(),
+            lock: None,
+        };
+        let advance = |ticks| Action::Advance { ticks };
+        let mut a = app("sandbox", Choice::Policy(Policy::Unfenced));
+        let mut acts = vec![
+            acquire("A"),
+            advance(2),
+            Action::Prepare {
+                worker: "A".into(),
+                write: w("from A"),
+            },
+            advance(12),
+            acquire("B"),
+            advance(2),
+            Action::Write {
+                worker: "B".into(),
+                write: w("from B"),
+            },
+            advance(2),
+        ];
+        let before_a_sends = acts.len();
+        acts.extend([Action::Send { worker: "A".into() }, advance(2)]);
+        for act in acts.iter().take(before_a_sends) {
+            a.apply(Msg::Act(act.clone()));
+        }
+        let c = compare(&a, &Choice::Policy(Policy::HighestSeen));
+        assert_eq!(c.other.user_actions(), a.run.user_actions());
+        assert_eq!(c.divergence, None, "both accept B's write");
+        for act in acts.iter().skip(before_a_sends) {
+            a.apply(Msg::Act(act.clone()));
+        }
+        let c = compare(&a, &Choice::Policy(Policy::HighestSeen));
+        assert_eq!(c.other.user_actions(), a.run.user_actions());
+        assert_eq!((c.other.len(), c.other.cursor()), (acts.len(), acts.len()));
+        let d = c.divergence.expect("A's late write splits them");
+        assert_eq!(d.step, stale_write_arrives(&c.main, "1"), "{}", d.text);
+        assert!(
+            d.text.contains("under highest-seen, store rejects: stale"),
+            "{}",
+            d.text
+        );
+        // The resource ends differently: B's value kept under highest-seen only.
+        let value = |r: &Run| r.world().resources[0].data.value.clone();
+        assert_eq!(
+            (value(&c.main), value(&c.other)),
+            ("from A".into(), "from B".into())
+        );
+    }
+
+    #[test]
+    fn aligned_layouts_put_every_step_at_the_same_x() {
+        let bands = |t: &Timeline| {
+            t.steps
+                .iter()
+                .map(|b| (b.step, b.x0, b.x1))
+                .collect::<Vec<_>>()
+        };
+        let mut a = AppState::new(load_presets());
+        let mut differed_unaligned = 0;
+        for i in 0..a.scenarios.len() {
+            a.apply(Msg::Load(i));
+            a.apply(Msg::ToEnd);
+            for p in [Policy::Unfenced, Policy::CheckThenWrite, Policy::Strict] {
+                let c = compare(&a, &Choice::Policy(p));
+                let first = c.main.cursor().clamp(1, 3); // a window, not only the whole run
+                let (ta, tb) = aligned(&c, first);
+                let id = &a.current().id;
+                if c.other.cursor() == c.main.cursor() {
+                    assert_eq!(bands(&ta), bands(&tb), "{id} vs {}", p.as_str());
+                    assert_eq!(ta.now_x, tb.now_x, "{id} vs {}", p.as_str());
+                }
+                let (ua, ub) = (
+                    layout::layout_from(&c.main, first),
+                    layout::layout_from(&c.other, first),
+                );
+                differed_unaligned += usize::from(bands(&ua) != bands(&ub));
+                // Aligning only widens, and the option leaves a lone layout as it was.
+                for (x, y) in bands(&ta).iter().zip(bands(&ua)) {
+                    assert!(x.2 - x.1 >= y.2 - y.1, "{id}");
+                }
+                assert_eq!(layout::layout_with(&c.main, first, &[]), ua);
+            }
+        }
+        assert!(
+            differed_unaligned > 0,
+            "the test would pass without aligning"
+        );
+    }
+}

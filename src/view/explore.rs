@@ -1,0 +1,327 @@
+//! The explorer panel's session: an [`Explorer`] over the current scenario and receiver
+//! choice, run by the page in slices, cancellable, with the words and figures it shows.
+//!
+//! The model has no clock, so the caller passes one in (`now` in milliseconds); the page
+//! gives `Date.now`, the tests a fake. A session lives in the panel, not in `AppState`:
+//! only loading a counterexample changes the app (`Msg::LoadCounterexample`).
+
+use super::state::AppState;
+use crate::sim::explore::{Bounds, ExploreReport, Explorer};
+use crate::sim::ViolationKind;
+
+/// The page stops at fewer distinct states than the command line: a search's frontier is
+/// kept in memory, and a tab's memory is not given back. Every preset whose verdicts
+/// tests/explore.rs pins finishes well inside it.
+pub const APP_MAX_STATES: usize = 50_000;
+/// States expanded between two looks at the clock.
+const CHUNK: usize = 100;
+/// How long one slice may run before the page gets its turn, in ms.
+pub const SLICE_MS: f64 = 12.0;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Running,
+    Done,
+    Cancelled,
+}
+
+pub struct Session {
+    /// Which scenario and choice it explores (see [`key`]): another one discards it.
+    pub key: String,
+    explorer: Explorer,
+    pub phase: Phase,
+    started_ms: f64,
+    elapsed_ms: f64,
+    /// The bound on distinct states: the progress bar's maximum at most.
+    cap: usize,
+}
+
+/// What a session belongs to: the scenario shown and its receiver choice.
+pub fn key(state: &AppState) -> String {
+    format!("{}/{}", state.scenario, state.choice.value())
+}
+
+/// The bounds the panel explores the current run's scenario within.
+pub fn bounds(state: &AppState) -> Bounds {
+    let mut b = Bounds::for_scenario(&state.run.scenario);
+    b.max_states = b.max_states.min(APP_MAX_STATES);
+    b
+}
+
+/// The bounds as (label, value) rows.
+pub fn bounds_rows(b: &Bounds) -> Vec<(&'static str, String)> {
+    vec![
+        ("Longest run", format!("{} actions", b.max_depth)),
+        ("Time up to", format!("t={}", b.max_tick)),
+        ("Pauses", b.max_pauses.to_string()),
+        ("Held messages", b.max_holds.to_string()),
+        ("Duplicates", b.max_duplicates.to_string()),
+        ("Drops", b.max_drops.to_string()),
+        ("Crashes", b.max_crashes.to_string()),
+        ("Distinct states, at most", thousands(b.max_states)),
+    ]
+}
+
+/// 12345 → "12,345".
+pub fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+impl Session {
+    pub fn start(state: &AppState, now_ms: f64) -> Session {
+        let b = bounds(state);
+        let cap = b.max_states;
+        Session {
+            key: key(state),
+            explorer: Explorer::new(&state.run.scenario, state.run.variant.clone(), b),
+            phase: Phase::Running,
+            started_ms: now_ms,
+            elapsed_ms: 0.0,
+            cap,
+        }
+    }
+
+    /// Explore for about `SLICE_MS`, in chunks. Returns true while there is more to do.
+    pub fn slice(&mut self, now: &mut dyn FnMut() -> f64) -> bool {
+        if self.phase != Phase::Running {
+            return false;
+        }
+        let t0 = now();
+        loop {
+            let done = self.explorer.run(CHUNK);
+            let t = now();
+            self.elapsed_ms = t - self.started_ms;
+            if done {
+                self.phase = Phase::Done;
+                return false;
+            }
+            if t - t0 >= SLICE_MS {
+                return true;
+            }
+        }
+    }
+
+    /// Stop a running search; what it found so far stays, marked incomplete.
+    pub fn cancel(&mut self, now_ms: f64) {
+        if self.phase == Phase::Running {
+            self.phase = Phase::Cancelled;
+            self.elapsed_ms = now_ms - self.started_ms;
+        }
+    }
+
+    /// The report so far, timed; cancelled means incomplete.
+    pub fn report(&self) -> ExploreReport {
+        let mut r = self.explorer.report();
+        r.elapsed_ms = self.elapsed_ms.max(0.0) as u64;
+        r.complete &= self.phase == Phase::Done;
+        r
+    }
+
+    /// Distinct states so far, and (distinct + frontier): a progress bar's value and maximum.
+    /// The maximum grows as the search finds more, and the bound caps it.
+    pub fn progress(&self) -> (usize, usize) {
+        let (seen, frontier) = self.explorer.progress();
+        match self.phase {
+            Phase::Running => (seen, (seen + frontier).min(self.cap).max(seen)),
+            _ => (seen, seen.max(1)),
+        }
+    }
+
+    /// "N states, M distinct".
+    pub fn progress_text(&self) -> String {
+        let r = self.explorer.report();
+        format!(
+            "{} states, {} distinct",
+            thousands(r.states),
+            thousands(r.distinct_states)
+        )
+    }
+
+    /// States reached per second of wall time, for the benchmark (0 before any time passed).
+    pub fn states_per_sec(&self) -> u64 {
+        if self.elapsed_ms <= 0.0 {
+            return 0;
+        }
+        (self.explorer.report().states as f64 * 1000.0 / self.elapsed_ms) as u64
+    }
+
+    /// One sentence on where the search stands.
+    pub fn status_text(&self) -> String {
+        let r = self.report();
+        match self.phase {
+            Phase::Running => "Exploring…".to_string(),
+            Phase::Cancelled => format!(
+                "Cancelled after {} ms. These figures are incomplete: “held” means only “not broken in the states explored”.",
+                r.elapsed_ms
+            ),
+            Phase::Done if !r.complete => format!(
+                "Stopped at the bound of {} distinct states: the search is incomplete, so “held” means only “not broken in the states explored”.",
+                thousands(r.bounds.max_states)
+            ),
+            Phase::Done => "Every order within the bounds was explored.".to_string(),
+        }
+    }
+}
+
+/// One invariant's line of the report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvariantRow {
+    pub kind: String,
+    pub held: bool,
+    /// "✓ held", "✗ broken", or for an unfinished search "not broken so far".
+    pub verdict: &'static str,
+    /// What breaking it means, in words.
+    pub explain: &'static str,
+    /// The shortest counterexample's length, when broken.
+    pub length: Option<usize>,
+}
+
+pub fn invariant_rows(r: &ExploreReport) -> Vec<InvariantRow> {
+    r.invariants
+        .iter()
+        .map(|i| InvariantRow {
+            kind: i.kind.clone(),
+            held: i.held,
+            verdict: match (i.held, r.complete) {
+                (false, _) => "✗ broken",
+                (true, true) => "✓ held",
+                (true, false) => "? not broken so far",
+            },
+            explain: ViolationKind::parse(&i.kind).map_or("", |k| k.explain()),
+            length: i.counterexample.as_ref().map(Vec::len),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::Policy;
+    use crate::view::state::{load_presets, Choice, Msg};
+
+    fn app(id: &str, choice: Choice) -> AppState {
+        let mut a = AppState::new(load_presets());
+        a.apply(Msg::LoadId(id.into()));
+        a.apply(Msg::Choose(choice));
+        a
+    }
+
+    /// A clock that moves `step` ms each time it is read.
+    fn clock(step: f64) -> impl FnMut() -> f64 {
+        let mut t = 0.0;
+        move || {
+            t += step;
+            t
+        }
+    }
+
+    fn finish(s: &mut Session) -> usize {
+        let mut now = clock(1.0);
+        let mut slices = 1;
+        while s.slice(&mut now) {
+            slices += 1;
+        }
+        slices
+    }
+
+    #[test]
+    fn a_session_runs_in_slices_to_the_cli_verdicts() {
+        let a = app("paused-writer", Choice::Variant("unfenced".into()));
+        let mut s = Session::start(&a, 0.0);
+        let slices = finish(&mut s);
+        assert!(slices > 1, "a slice stops after {SLICE_MS} ms of the clock");
+        assert_eq!(s.phase, Phase::Done);
+        let r = s.report();
+        assert!(r.complete);
+        assert!(r.elapsed_ms > 0 && s.states_per_sec() > 0);
+        let rows = invariant_rows(&r);
+        let broken: Vec<&str> = rows
+            .iter()
+            .filter(|i| !i.held)
+            .map(|i| i.kind.as_str())
+            .collect();
+        assert_eq!(broken, ["stale_overwrite", "superseded_write"]);
+        // The shortest stale overwrite, as tests/explore.rs pins it.
+        assert_eq!(rows[0].length, Some(11));
+        // The same search as the command line's, apart from the clock.
+        let cli = crate::sim::explore::explore(&a.run.scenario, a.run.variant.clone(), bounds(&a));
+        assert_eq!(
+            (r.states, r.distinct_states, &r.invariants),
+            (cli.states, cli.distinct_states, &cli.invariants)
+        );
+        let (v, max) = s.progress();
+        assert_eq!(v, max, "a finished bar is full");
+        assert_eq!(
+            s.progress_text(),
+            format!(
+                "{} states, {} distinct",
+                thousands(r.states),
+                thousands(r.distinct_states)
+            )
+        );
+    }
+
+    #[test]
+    fn highest_seen_holds_stale_overwrite() {
+        let a = app("paused-writer", Choice::Variant("highest-seen".into()));
+        let mut s = Session::start(&a, 0.0);
+        finish(&mut s);
+        let rows = invariant_rows(&s.report());
+        let stale = rows.iter().find(|i| i.kind == "stale_overwrite").unwrap();
+        assert!(stale.held && stale.length.is_none());
+        assert_eq!(stale.verdict, "✓ held");
+        assert!(!stale.explain.is_empty());
+    }
+
+    #[test]
+    fn cancelling_keeps_partial_figures_marked_incomplete() {
+        let a = app(
+            "cross-object-token",
+            Choice::default_for(&presets_get("cross-object-token")),
+        );
+        let mut s = Session::start(&a, 0.0);
+        let mut now = clock(5.0);
+        assert!(s.slice(&mut now), "a big preset takes more than one slice");
+        let (v, max) = s.progress();
+        assert!(v > 0 && v < max, "{v}/{max}");
+        s.cancel(40.0);
+        assert_eq!(s.phase, Phase::Cancelled);
+        assert!(!s.slice(&mut now), "a cancelled session does no more work");
+        let r = s.report();
+        assert!(!r.complete);
+        assert_eq!(r.elapsed_ms, 40);
+        assert!(s.status_text().starts_with("Cancelled after 40 ms"));
+        assert!(s.status_text().contains("incomplete"));
+        // Nothing is shown to hold by an unfinished search.
+        let rows = invariant_rows(&r);
+        assert!(rows.iter().all(|i| i.verdict != "✓ held"));
+        assert!(rows.iter().any(|i| i.verdict == "? not broken so far"));
+    }
+
+    #[test]
+    fn the_key_and_bounds_follow_the_scenario_and_choice() {
+        let a = app("paused-writer", Choice::Variant("unfenced".into()));
+        let b = app("paused-writer", Choice::Policy(Policy::Strict));
+        let c = app("delayed-before-new", Choice::Policy(Policy::Strict));
+        assert_ne!(key(&a), key(&b));
+        assert_ne!(key(&b), key(&c));
+        assert_eq!(bounds(&a).max_states, APP_MAX_STATES);
+        let rows = bounds_rows(&bounds(&a));
+        assert!(rows.contains(&("Distinct states, at most", "50,000".to_string())));
+        assert!(rows.iter().any(|(l, _)| *l == "Pauses"));
+        assert_eq!(thousands(1234567), "1,234,567");
+        assert_eq!(thousands(999), "999");
+    }
+
+    fn presets_get(id: &str) -> crate::sim::Scenario {
+        crate::presets::get(id).unwrap()
+    }
+}
