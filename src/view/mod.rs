@@ -7,10 +7,14 @@
 //! - [`layout`]: the geometry of the space-time diagram, derived from a run's events and frames.
 //! - [`inspect`]: the inspector's rows, with what the last step changed.
 //! - [`embed`]: the options of embed mode (`?embed&preset=…`).
+//! - [`file`]: a run as a scenario file (Export JSON / Import JSON).
+//! - [`svg`]: the timeline as a standalone SVG document (export, `fencing-lab render`).
 //! - [`text`]: accessible names and short descriptions shared by the components.
 
 pub mod embed;
+pub mod file;
 pub mod inspect;
 pub mod layout;
 pub mod state;
+pub mod svg;
 pub mod text;

@@ -106,6 +106,9 @@ pub enum Msg {
     /// Open a link's fragment (without `#`): the view it names, or an error that keeps the
     /// current run.
     OpenLink(String),
+    /// Import a scenario file's text (an exported run, or any scenario): it becomes the
+    /// current scenario at its `open_at` step; a bad file is an error that keeps the run.
+    Import(String),
 }
 
 impl AppState {
@@ -320,6 +323,58 @@ impl AppState {
                     }
                 }
                 true
+            }
+            Msg::Import(text) => {
+                self.playing = false;
+                match Scenario::from_json(&text) {
+                    Ok(s) => {
+                        self.import(s);
+                        self.notice = Some(format!(
+                            "Imported “{}”, at step {}.",
+                            self.current().title,
+                            self.run.cursor()
+                        ));
+                    }
+                    Err(e) => {
+                        self.notice = None;
+                        self.error = Some(format!(
+                            "This file could not be imported: {e}. You are still looking at {}.",
+                            self.current().title
+                        ));
+                    }
+                }
+                true
+            }
+        }
+    }
+
+    /// Show an imported scenario at the step it names: under its own picker entry (an
+    /// identical one if the picker has it; a new one, with an id of its own, if not).
+    fn import(&mut self, mut s: Scenario) {
+        let at = s.open_at.take().unwrap_or(0);
+        self.scenario = match self.scenarios.iter().position(|x| *x == s) {
+            Some(i) => i,
+            None => {
+                let id = s.id.clone();
+                let mut n = 1;
+                while self.scenarios.iter().any(|x| x.id == s.id) {
+                    n += 1;
+                    s.id = format!("{id}-{n}");
+                }
+                Rc::make_mut(&mut self.scenarios).push(s);
+                self.scenarios.len() - 1
+            }
+        };
+        self.choice = Choice::default_for(self.current());
+        self.reload();
+        while self.run.cursor() < at {
+            match self.run.step_forward() {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => {
+                    self.error = Some(format!("The script could not go on: {e}"));
+                    break;
+                }
             }
         }
     }
@@ -673,6 +728,89 @@ mod tests {
             s.apply(Msg::Load(i));
             s.apply(Msg::ToEnd);
             assert!(s.error.is_none(), "{}: {:?}", s.current().id, s.error);
+        }
+    }
+
+    /// A few sandbox actions on paused-writer, stepped back one: a run only an export that
+    /// carries the actions and the step can reproduce.
+    fn worked_on() -> AppState {
+        let mut a = app();
+        a.apply(Msg::Seek(2));
+        a.apply(Msg::Act(Action::Advance { ticks: 2 }));
+        a.apply(Msg::Act(Action::Pause {
+            worker: "B".into(),
+            ticks: None,
+        }));
+        a.apply(Msg::Act(Action::Advance { ticks: 3 }));
+        a.apply(Msg::StepBack);
+        assert!(a.error.is_none(), "{:?}", a.error);
+        a
+    }
+
+    #[test]
+    fn an_exported_run_imports_as_the_same_world_at_the_same_step() {
+        let a = worked_on();
+        let text = crate::view::file::export_json(&a.run, a.current());
+        let mut b = app();
+        b.apply(Msg::Load(b.scenarios.len() - 1));
+        assert!(b.apply(Msg::Import(text.clone())));
+        assert_eq!(b.error, None);
+        assert_eq!(b.run.cursor(), a.run.cursor());
+        assert_eq!(b.run.world().fingerprint(), a.run.world().fingerprint());
+        assert!(b.run.events().eq(a.run.events()));
+        assert_eq!(b.current().id, "paused-writer-export");
+        assert!(b.notice.clone().unwrap().starts_with("Imported"));
+        // Forward still shows the step stepped back over.
+        b.apply(Msg::StepForward);
+        let mut a2 = a.clone();
+        a2.apply(Msg::StepForward);
+        assert_eq!(b.run.world(), a2.run.world());
+        // The same file again reuses its picker entry; another export gets its own id.
+        let n = b.scenarios.len();
+        b.apply(Msg::Import(text));
+        assert_eq!(b.scenarios.len(), n);
+        let mut c = worked_on();
+        c.apply(Msg::StepBack);
+        c.apply(Msg::Act(Action::Advance { ticks: 1 }));
+        b.apply(Msg::Import(crate::view::file::export_json(
+            &c.run,
+            c.current(),
+        )));
+        assert_eq!(b.scenarios.len(), n + 1);
+        assert_eq!(b.current().id, "paused-writer-export-2");
+        assert_eq!(b.run.world(), c.run.world());
+    }
+
+    #[test]
+    fn a_preset_file_imports_at_step_zero() {
+        let mut a = app();
+        a.apply(Msg::ToEnd);
+        assert!(a.apply(Msg::Import(presets::source("sandbox").unwrap().to_string())));
+        assert_eq!(a.error, None);
+        assert_eq!(a.current().id, "sandbox");
+        assert_eq!(a.run.cursor(), 0);
+    }
+
+    #[test]
+    fn a_bad_file_names_its_path_and_keeps_the_run() {
+        let mut a = worked_on();
+        let good = crate::view::file::export_json(&a.run, a.current());
+        let mut v: serde_json::Value = serde_json::from_str(&good).unwrap();
+        v["network"]["delay"] = "x".into();
+        let mut wrong_version = serde_json::from_str::<serde_json::Value>(&good).unwrap();
+        wrong_version["version"] = 7.into();
+        for (bad, path) in [
+            (v.to_string(), "network.delay"),
+            (wrong_version.to_string(), "version"),
+            ("{ not json".to_string(), "key must be a string"),
+            (good.replace("\"advance\"", "\"explode\""), "script["),
+        ] {
+            let before = (a.run.clone(), a.scenario, a.scenarios.len());
+            assert!(a.apply(Msg::Import(bad.clone())));
+            let e = a.error.clone().expect("an error for a bad file");
+            assert!(e.starts_with("This file could not be imported"), "{e}");
+            assert!(e.contains(path), "{path}: {e}");
+            assert_eq!((a.run.clone(), a.scenario, a.scenarios.len()), before);
         }
     }
 }
