@@ -578,21 +578,7 @@ fn cmd_render(args: &[String]) -> Result<Output, Problem> {
     let (scenario, label) = a.source("render")?.load()?;
     let choice = choose(&scenario, a.get("variant"), a.get("policy"))?;
     let run = run_all(&choice, &label)?;
-    let setting = match &run.variant {
-        Some(v) => format!("variant {v}, policy {}", run.scenario.policy.as_str()),
-        None => format!("policy {}", run.scenario.policy.as_str()),
-    };
-    let subtitle = format!(
-        "{} · {setting} · {} steps, t={}",
-        scenario.id,
-        run.cursor(),
-        run.world().now
-    );
-    let svg = crate::view::svg::timeline_svg(
-        &crate::view::layout::layout(&run),
-        &scenario.title,
-        &subtitle,
-    );
+    let svg = crate::view::svg::run_svg(&run, &scenario.id, &scenario.title);
     if out == "-" {
         return Ok(Output::ok(svg));
     }

@@ -58,6 +58,45 @@ pub fn export_json(run: &Run, base: &Scenario) -> String {
     export_scenario(run, base).to_json() + "\n"
 }
 
+/// What the Export/Import panel says about the last file it saved or read: `ok` is false for
+/// a file that could not be imported, read or saved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileStatus {
+    pub ok: bool,
+    pub text: String,
+}
+
+impl FileStatus {
+    pub fn imported(title: &str, step: usize) -> FileStatus {
+        FileStatus {
+            ok: true,
+            text: format!("Imported “{title}”, at step {step}."),
+        }
+    }
+
+    /// `why` names the JSON path of the problem (`Scenario::from_json`).
+    pub fn not_imported(why: &str) -> FileStatus {
+        FileStatus {
+            ok: false,
+            text: format!("Not imported: {why}. The current run was kept."),
+        }
+    }
+
+    /// A download the panel started (`Ok(file name)`), or why it could not (`Err`).
+    pub fn exported(result: Result<String, String>) -> FileStatus {
+        match result {
+            Ok(name) => FileStatus {
+                ok: true,
+                text: format!("Exported {name}."),
+            },
+            Err(why) => FileStatus {
+                ok: false,
+                text: format!("Could not export: {why}."),
+            },
+        }
+    }
+}
+
 /// A file name for the export: the scenario's id and the step.
 pub fn file_name(run: &Run, base: &Scenario, ext: &str) -> String {
     let id: String = base
@@ -118,6 +157,23 @@ mod tests {
         replay.run_script().unwrap();
         assert_eq!(replay.world().fingerprint(), run.world().fingerprint());
         assert!(replay.events().eq(run.events()));
+    }
+
+    #[test]
+    fn statuses_say_what_happened() {
+        let bad = Scenario::from_json(r#"{"version": 1, "id": 3}"#).unwrap_err();
+        let st = FileStatus::not_imported(&bad);
+        assert!(!st.ok);
+        assert!(st.text.contains("id: invalid type"), "{}", st.text);
+        assert!(st.text.ends_with("The current run was kept."));
+        assert!(FileStatus::imported("T", 4).ok);
+        assert_eq!(
+            FileStatus::exported(Ok("a.svg".into())).text,
+            "Exported a.svg."
+        );
+        let e = FileStatus::exported(Err("no canvas".into()));
+        assert!(!e.ok);
+        assert_eq!(e.text, "Could not export: no canvas.");
     }
 
     #[test]

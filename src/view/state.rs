@@ -6,6 +6,7 @@ use crate::link::{Link, ScenarioRef};
 use crate::sim::run::Run;
 use crate::sim::scenario::Scenario;
 use crate::sim::{Action, Policy};
+use crate::view::file::FileStatus;
 use std::rc::Rc;
 
 /// Which receiver setting the run uses: one of the scenario's variants, or a plain policy.
@@ -71,6 +72,8 @@ pub struct AppState {
     /// An action or script step the model refused.
     pub error: Option<String>,
     pub help_open: bool,
+    /// What the Export/Import panel last did: a file imported, refused, or saved.
+    pub file_status: Option<FileStatus>,
 }
 
 impl PartialEq for AppState {
@@ -109,6 +112,8 @@ pub enum Msg {
     /// Import a scenario file's text (an exported run, or any scenario): it becomes the
     /// current scenario at its `open_at` step; a bad file is an error that keeps the run.
     Import(String),
+    /// Export SVG/PNG/JSON started a download (the file's name), or could not (why).
+    Exported(Result<String, String>),
 }
 
 impl AppState {
@@ -131,6 +136,7 @@ impl AppState {
             notice: None,
             error: None,
             help_open: false,
+            file_status: None,
         }
     }
 
@@ -325,24 +331,18 @@ impl AppState {
                 true
             }
             Msg::Import(text) => {
-                self.playing = false;
-                match Scenario::from_json(&text) {
+                // Reported in the file panel, where the user acted; a bad file changes nothing else.
+                self.file_status = Some(match Scenario::from_json(&text) {
                     Ok(s) => {
                         self.import(s);
-                        self.notice = Some(format!(
-                            "Imported “{}”, at step {}.",
-                            self.current().title,
-                            self.run.cursor()
-                        ));
+                        FileStatus::imported(&self.current().title, self.run.cursor())
                     }
-                    Err(e) => {
-                        self.notice = None;
-                        self.error = Some(format!(
-                            "This file could not be imported: {e}. You are still looking at {}.",
-                            self.current().title
-                        ));
-                    }
-                }
+                    Err(e) => FileStatus::not_imported(&e),
+                });
+                true
+            }
+            Msg::Exported(result) => {
+                self.file_status = Some(FileStatus::exported(result));
                 true
             }
         }
@@ -759,7 +759,8 @@ mod tests {
         assert_eq!(b.run.world().fingerprint(), a.run.world().fingerprint());
         assert!(b.run.events().eq(a.run.events()));
         assert_eq!(b.current().id, "paused-writer-export");
-        assert!(b.notice.clone().unwrap().starts_with("Imported"));
+        let st = b.file_status.clone().unwrap();
+        assert!(st.ok && st.text.starts_with("Imported"), "{st:?}");
         // Forward still shows the step stepped back over.
         b.apply(Msg::StepForward);
         let mut a2 = a.clone();
@@ -799,18 +800,36 @@ mod tests {
         v["network"]["delay"] = "x".into();
         let mut wrong_version = serde_json::from_str::<serde_json::Value>(&good).unwrap();
         wrong_version["version"] = 7.into();
+        // Playing on: a refused file stops nothing either.
+        a.apply(Msg::TogglePlay);
+        assert!(a.playing);
         for (bad, path) in [
             (v.to_string(), "network.delay"),
             (wrong_version.to_string(), "version"),
             ("{ not json".to_string(), "key must be a string"),
             (good.replace("\"advance\"", "\"explode\""), "script["),
         ] {
-            let before = (a.run.clone(), a.scenario, a.scenarios.len());
+            let before = (
+                a.run.clone(),
+                a.scenario,
+                a.scenarios.len(),
+                a.notice.clone(),
+            );
             assert!(a.apply(Msg::Import(bad.clone())));
-            let e = a.error.clone().expect("an error for a bad file");
-            assert!(e.starts_with("This file could not be imported"), "{e}");
-            assert!(e.contains(path), "{path}: {e}");
-            assert_eq!((a.run.clone(), a.scenario, a.scenarios.len()), before);
+            let st = a.file_status.clone().expect("a status for a bad file");
+            assert!(!st.ok && st.text.starts_with("Not imported"), "{st:?}");
+            assert!(st.text.contains(path), "{path}: {st:?}");
+            assert_eq!(a.error, None);
+            assert_eq!(
+                (
+                    a.run.clone(),
+                    a.scenario,
+                    a.scenarios.len(),
+                    a.notice.clone()
+                ),
+                before
+            );
+            assert!(a.playing);
         }
     }
 }

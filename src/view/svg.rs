@@ -6,6 +6,7 @@
 //! Pure string building: the CLI (`fencing-lab render`) and the app's "Export SVG" share it.
 
 use super::layout::{self, Arrow, ArrowState, BarKind, LaneKind, Timeline, VerdictKind};
+use crate::sim::run::Run;
 use std::fmt::Write as _;
 
 /// Width of the lane-name gutter left of the diagram.
@@ -174,6 +175,22 @@ fn lane_class(k: LaneKind) -> &'static str {
         LaneKind::Worker => "worker",
         LaneKind::Resource => "resource",
     }
+}
+
+/// A run up to its current step as a document: headed by `title`, with the scenario `id`,
+/// the receiver setting and how far the run got as the subtitle.
+pub fn run_svg(run: &Run, id: &str, title: &str) -> String {
+    let policy = run.scenario.policy.as_str();
+    let setting = match &run.variant {
+        Some(v) => format!("variant {v}, policy {policy}"),
+        None => format!("policy {policy}"),
+    };
+    let subtitle = format!(
+        "{id} · {setting} · {} steps, t={}",
+        run.cursor(),
+        run.world().now
+    );
+    timeline_svg(&layout::layout(run), title, &subtitle)
 }
 
 /// The whole timeline `tl` as an SVG document headed by `title` and `subtitle`.
