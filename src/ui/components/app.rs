@@ -2,6 +2,7 @@
 
 use super::controls::Controls;
 use super::event_log::EventLog;
+use super::export::Export;
 use super::in_flight::InFlight;
 use super::inspector::Inspector;
 use super::narration::Narration;
@@ -39,6 +40,7 @@ pub fn App() -> Html {
                     <Picker />
                     <Share />
                     <Shortcuts />
+                    <Export />
                 </header>
                 <main class="grid">
                     <Timeline />

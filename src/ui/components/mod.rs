@@ -3,6 +3,7 @@
 pub mod app;
 mod controls;
 mod event_log;
+mod export;
 mod in_flight;
 mod inspector;
 mod narration;
