@@ -53,9 +53,67 @@ pub fn export_scenario(run: &Run, base: &Scenario) -> Scenario {
     s
 }
 
-/// The export as the text of a file.
+/// The export as the text of a file, laid out as `fencing-lab export` prints it.
 pub fn export_json(run: &Run, base: &Scenario) -> String {
-    export_scenario(run, base).to_json() + "\n"
+    // Compact serialisation, which links already use, then indented by hand: serde_json's
+    // pretty printer would add a second copy of every serialiser to the app's WASM.
+    let compact =
+        serde_json::to_string(&export_scenario(run, base)).expect("a scenario serialises");
+    indent(&compact) + "\n"
+}
+
+/// Compact JSON laid out as `serde_json::to_string_pretty` does (two spaces, `"key": value`,
+/// `[]` and `{}` for empty ones).
+fn indent(compact: &str) -> String {
+    let mut out = String::with_capacity(compact.len() * 2);
+    let mut depth = 0;
+    let (mut in_string, mut escaped) = (false, false);
+    let mut chars = compact.chars().peekable();
+    let newline = |out: &mut String, depth: usize| {
+        out.push('\n');
+        out.extend(std::iter::repeat_n("  ", depth));
+    };
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_string = true;
+                out.push(c);
+            }
+            '{' | '[' => {
+                out.push(c);
+                let close = if c == '{' { '}' } else { ']' };
+                if chars.peek() == Some(&close) {
+                    out.push(close);
+                    chars.next();
+                } else {
+                    depth += 1;
+                    newline(&mut out, depth);
+                }
+            }
+            '}' | ']' => {
+                depth -= 1;
+                newline(&mut out, depth);
+                out.push(c);
+            }
+            ',' => {
+                out.push(c);
+                newline(&mut out, depth);
+            }
+            ':' => out.push_str(": "),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// What the Export/Import panel says about the last file it saved or read: `ok` is false for
@@ -157,6 +215,23 @@ mod tests {
         replay.run_script().unwrap();
         assert_eq!(replay.world().fingerprint(), run.world().fingerprint());
         assert!(replay.events().eq(run.events()));
+    }
+
+    #[test]
+    fn the_file_reads_like_the_command_line_export() {
+        for s in presets::all() {
+            let run = Run::new(&s, None);
+            let e = export_scenario(&run, &s);
+            assert_eq!(export_json(&run, &s), e.to_json() + "\n", "{}", s.id);
+        }
+        // Strings with the characters the layout cares about.
+        let mut s = presets::get("sandbox").unwrap();
+        s.summary = r#"a "quoted" {brace}, [list]: \ done"#.into();
+        let run = Run::new(&s, None);
+        assert_eq!(
+            export_json(&run, &s),
+            export_scenario(&run, &s).to_json() + "\n"
+        );
     }
 
     #[test]
