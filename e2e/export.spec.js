@@ -129,3 +129,23 @@ test('a bad file is refused with the path of the problem, and the run is kept', 
   await shot(page, 'export-refused-1280');
   expect(pageErrors).toEqual([]);
 });
+
+test('downloads work inside a sandboxed iframe that allows them, with no popup or navigation', async ({ page, context, baseURL, pageErrors }) => {
+  await page.setContent(
+    `<iframe sandbox="allow-scripts allow-same-origin allow-downloads" src="${baseURL}" width="1200" height="800" title="Fencing Lab"></iframe>`,
+  );
+  const app = page.frameLocator('iframe');
+  const named = (name) => app.getByRole('button', { name, exact: true });
+  await expect(named('Step forward')).toBeVisible({ timeout: 20_000 });
+  await named('Step forward').click();
+  for (const [name, check] of [
+    ['Export JSON', (b) => expect(JSON.parse(b.toString('utf8')).open_at).toBe(1)],
+    ['Export PNG', (b) => expect(b.subarray(1, 4).toString('latin1')).toBe('PNG')],
+  ]) {
+    const [dl] = await Promise.all([page.waitForEvent('download'), named(name).click()]);
+    check(fs.readFileSync(await dl.path()));
+  }
+  expect(page.url()).toBe('about:blank');
+  expect(context.pages()).toHaveLength(1);
+  expect(pageErrors).toEqual([]);
+});
