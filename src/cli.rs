@@ -1,4 +1,4 @@
-//! The `fencing-lab` command line: `list`, `run`, `check` and `export`, over the same model the
+//! The `fencing-lab` command line: `list`, `run`, `check`, `export` and `render`, over the same model the
 //! app draws.
 //!
 //! Arguments are parsed by hand (std only). Results go to stdout. Bad input — an unknown
@@ -30,6 +30,7 @@ Usage:
   fencing-lab check (--preset ID | FILE.json | -) [--variant NAME] [--policy P] [--format text|json]
                    [--max-states N] [--depth N]
   fencing-lab export (--preset ID | FILE.json | -)
+  fencing-lab render (--preset ID | FILE.json | -) [--variant NAME] [--policy P] --svg OUT.svg
   fencing-lab help
 
 list     preset ids and titles, grouped by theme
@@ -37,6 +38,7 @@ run      run the whole script and print the timeline and verdicts (text) or the 
 check    explore every reachable state (delivery orders, holds, pauses, time) within bounds and
          report, per invariant, whether it held or the shortest run that breaks it
 export   print a scenario as a scenario file (docs/scenario-format.md); running it gives the same result
+render   run the whole script and write the timeline as a standalone SVG (--svg - : stdout)
 
 Options of run:
   --preset ID      a built-in scenario (see `fencing-lab list`); or give a FILE.json, or - for stdin
@@ -48,6 +50,9 @@ Options of run:
   --actions FILE   run these actions from step 0 instead of the script: a JSON list of
                    actions, one invariant of `check --format json` (its counterexample), or a
                    whole check report (its first counterexample); - reads stdin
+
+Options of render: --preset, --variant and --policy as for run, and
+  --svg OUT.svg    where to write the SVG (required; - writes it to stdout)
 
 Options of check: --preset, --variant, --policy and --format as for run, and
   --max-states N   stop after N distinct states (the report then says INCOMPLETE)
@@ -132,6 +137,7 @@ fn dispatch(args: &[String]) -> Result<Output, Problem> {
         "run" => cmd_run(rest),
         "export" => cmd_export(rest),
         "check" => cmd_check(rest),
+        "render" => cmd_render(rest),
         "help" | "-h" | "--help" => Ok(Output::ok(USAGE.to_string())),
         "-V" | "--version" => Ok(Output::ok(format!(
             "fencing-lab {}\n",
@@ -141,7 +147,7 @@ fn dispatch(args: &[String]) -> Result<Output, Problem> {
             problem(format!("unknown flag “{other}”; try `fencing-lab help`"))
         }
         other => problem(format!(
-            "unknown command “{other}” (commands: list, run, check, export, help)"
+            "unknown command “{other}” (commands: list, run, check, export, render, help)"
         )),
     }
 }
@@ -556,6 +562,28 @@ fn actions_of(text: &str) -> Result<Vec<Action>, String> {
         };
         format!("{path}{}", e.into_inner())
     })
+}
+
+// ---------------------------------------------------------------------------------------
+// render
+
+fn cmd_render(args: &[String]) -> Result<Output, Problem> {
+    let a = Args::parse("render", args, &["preset", "policy", "variant", "svg"])?;
+    if a.help {
+        return Ok(Output::ok(USAGE.to_string()));
+    }
+    let Some(out) = a.get("svg") else {
+        return problem("render: where to? give --svg OUT.svg (or --svg - for stdout)");
+    };
+    let (scenario, label) = a.source("render")?.load()?;
+    let choice = choose(&scenario, a.get("variant"), a.get("policy"))?;
+    let run = run_all(&choice, &label)?;
+    let svg = crate::view::svg::run_svg(&run, &scenario.id, &scenario.title);
+    if out == "-" {
+        return Ok(Output::ok(svg));
+    }
+    std::fs::write(out, svg).map_err(|e| Problem(format!("cannot write {out}: {e}")))?;
+    Ok(Output::ok(String::new()))
 }
 
 // ---------------------------------------------------------------------------------------

@@ -994,3 +994,90 @@ fn check_and_run_actions_refuse_bad_input_in_one_line() {
     assert_eq!(refused.code, 2);
     assert!(refused.stderr.contains("action [0]"), "{}", refused.stderr);
 }
+
+// ---------------------------------------------------------------------------------------
+// render
+
+/// The text of every node of a parsed SVG.
+fn svg_texts(svg: &str) -> Vec<String> {
+    let doc = roxmltree::Document::parse(svg).expect("render writes well-formed XML");
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    doc.descendants()
+        .filter_map(|n| n.text())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn render_writes_the_whole_timeline_as_svg() {
+    let dir = Scratch::new("render");
+    let out = dir.path("pw.svg");
+    assert_eq!(
+        ok(&["render", "--preset", "paused-writer", "--svg", &out]),
+        ""
+    );
+    let t = svg_texts(&std::fs::read_to_string(&out).expect("the SVG was written"));
+    assert!(t.iter().any(|x| x == "rejected: stale"), "{t:?}");
+    assert!(t.iter().any(|x| x.contains("A-stale")), "{t:?}");
+    // The title and the setting, so the picture reads on its own in a document.
+    assert!(t.iter().any(|x| x == "A paused writer comes back"), "{t:?}");
+    assert!(t.iter().any(|x| x.contains("policy highest-seen")), "{t:?}");
+    // Under another policy, to stdout: the stale write goes through.
+    let svg = ok(&[
+        "render",
+        "--preset",
+        "paused-writer",
+        "--policy",
+        "unfenced",
+        "--svg",
+        "-",
+    ]);
+    let t = svg_texts(&svg);
+    assert!(!t.iter().any(|x| x == "rejected: stale"));
+    assert!(t.iter().any(|x| x.contains("stale overwrite")), "{t:?}");
+    // A file (here an export) renders like the preset.
+    let file = dir.file("pw.json", &ok(&["export", "--preset", "paused-writer"]));
+    let from_file = ok(&["render", &file, "--svg", "-"]);
+    assert_eq!(
+        svg_texts(&from_file)
+            .iter()
+            .filter(|x| x.contains("A-stale"))
+            .count(),
+        svg_texts(&std::fs::read_to_string(&out).unwrap())
+            .iter()
+            .filter(|x| x.contains("A-stale"))
+            .count()
+    );
+}
+
+#[test]
+fn render_bad_input() {
+    bad(&["render", "--preset", "paused-writer"], &["--svg"]);
+    bad(
+        &["render", "--preset", "no-such-preset", "--svg", "-"],
+        &["no preset", "no-such-preset"],
+    );
+    bad(&["render", "--svg", "-"], &["--preset"]);
+    bad(
+        &[
+            "render",
+            "--preset",
+            "paused-writer",
+            "--svg",
+            "/no/such/dir/x.svg",
+        ],
+        &["cannot write", "x.svg"],
+    );
+    bad(
+        &[
+            "render",
+            "--preset",
+            "paused-writer",
+            "--format",
+            "json",
+            "--svg",
+            "-",
+        ],
+        &["unknown flag", "--format"],
+    );
+}

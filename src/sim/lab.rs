@@ -165,6 +165,7 @@ pub fn scenario(p: &LabParams, ttl: Tick, index: u32) -> Scenario {
         resources: vec![copy("fenced", Policy::HighestSeen), copy("unfenced", Policy::Unfenced)],
         script: Vec::new(),
         variants: Vec::new(),
+        open_at: None,
     }
 }
 

@@ -43,6 +43,10 @@ pub struct Scenario {
     pub script: Vec<Step>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variants: Vec<Variant>,
+    /// The step the app opens the scenario at (an exported run: the step it was exported at).
+    /// The command line runs the whole script whatever it says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_at: Option<usize>,
 }
 
 fn default_policy() -> Policy {

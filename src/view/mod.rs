@@ -10,14 +10,18 @@
 //! - [`compare`]: the current run under a second receiver choice, aligned, and where they part.
 //! - [`explore`]: the explorer panel's session, run in slices, and its report's rows.
 //! - [`embed`]: the options of embed mode (`?embed&preset=…`).
+//! - [`file`]: a run as a scenario file (Export JSON / Import JSON).
+//! - [`svg`]: the timeline as a standalone SVG document (export, `fencing-lab render`).
 //! - [`text`]: accessible names and short descriptions shared by the components.
 
 pub mod compare;
 pub mod embed;
 pub mod explore;
+pub mod file;
 pub mod inspect;
 pub mod lab;
 pub mod layout;
 pub mod plot;
 pub mod state;
+pub mod svg;
 pub mod text;

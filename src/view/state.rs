@@ -6,6 +6,7 @@ use crate::link::{Link, ScenarioRef};
 use crate::sim::run::Run;
 use crate::sim::scenario::Scenario;
 use crate::sim::{Action, Policy};
+use crate::view::file::FileStatus;
 use std::rc::Rc;
 
 /// Which receiver setting the run uses: one of the scenario's variants, or a plain policy.
@@ -71,6 +72,8 @@ pub struct AppState {
     /// An action or script step the model refused.
     pub error: Option<String>,
     pub help_open: bool,
+    /// What the Export/Import panel last did: a file imported, refused, or saved.
+    pub file_status: Option<FileStatus>,
 }
 
 impl PartialEq for AppState {
@@ -116,6 +119,11 @@ pub enum Msg {
         kind: String,
         actions: Vec<Action>,
     },
+    /// Import a scenario file's text (an exported run, or any scenario): it becomes the
+    /// current scenario at its `open_at` step; a bad file is an error that keeps the run.
+    Import(String),
+    /// Export SVG/PNG/JSON started a download (the file's name), or could not (why).
+    Exported(Result<String, String>),
 }
 
 impl AppState {
@@ -138,6 +146,7 @@ impl AppState {
             notice: None,
             error: None,
             help_open: false,
+            file_status: None,
         }
     }
 
@@ -355,6 +364,52 @@ impl AppState {
                     actions.len()
                 ));
                 true
+            }
+            Msg::Import(text) => {
+                // Reported in the file panel, where the user acted; a bad file changes nothing else.
+                self.file_status = Some(match Scenario::from_json(&text) {
+                    Ok(s) => {
+                        self.import(s);
+                        FileStatus::imported(&self.current().title, self.run.cursor())
+                    }
+                    Err(e) => FileStatus::not_imported(&e),
+                });
+                true
+            }
+            Msg::Exported(result) => {
+                self.file_status = Some(FileStatus::exported(result));
+                true
+            }
+        }
+    }
+
+    /// Show an imported scenario at the step it names: under its own picker entry (an
+    /// identical one if the picker has it; a new one, with an id of its own, if not).
+    fn import(&mut self, mut s: Scenario) {
+        let at = s.open_at.take().unwrap_or(0);
+        self.scenario = match self.scenarios.iter().position(|x| *x == s) {
+            Some(i) => i,
+            None => {
+                let id = s.id.clone();
+                let mut n = 1;
+                while self.scenarios.iter().any(|x| x.id == s.id) {
+                    n += 1;
+                    s.id = format!("{id}-{n}");
+                }
+                Rc::make_mut(&mut self.scenarios).push(s);
+                self.scenarios.len() - 1
+            }
+        };
+        self.choice = Choice::default_for(self.current());
+        self.reload();
+        while self.run.cursor() < at {
+            match self.run.step_forward() {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => {
+                    self.error = Some(format!("The script could not go on: {e}"));
+                    break;
+                }
             }
         }
     }
@@ -858,5 +913,107 @@ mod tests {
             .starts_with("The counterexample could not be loaded"));
         assert_eq!(a.run, sandbox);
         assert_ne!(a.run, before);
+    }
+
+    /// A few sandbox actions on paused-writer, stepped back one: a run only an export that
+    /// carries the actions and the step can reproduce.
+    fn worked_on() -> AppState {
+        let mut a = app();
+        a.apply(Msg::Seek(2));
+        a.apply(Msg::Act(Action::Advance { ticks: 2 }));
+        a.apply(Msg::Act(Action::Pause {
+            worker: "B".into(),
+            ticks: None,
+        }));
+        a.apply(Msg::Act(Action::Advance { ticks: 3 }));
+        a.apply(Msg::StepBack);
+        assert!(a.error.is_none(), "{:?}", a.error);
+        a
+    }
+
+    #[test]
+    fn an_exported_run_imports_as_the_same_world_at_the_same_step() {
+        let a = worked_on();
+        let text = crate::view::file::export_json(&a.run, a.current());
+        let mut b = app();
+        b.apply(Msg::Load(b.scenarios.len() - 1));
+        assert!(b.apply(Msg::Import(text.clone())));
+        assert_eq!(b.error, None);
+        assert_eq!(b.run.cursor(), a.run.cursor());
+        assert_eq!(b.run.world().fingerprint(), a.run.world().fingerprint());
+        assert!(b.run.events().eq(a.run.events()));
+        assert_eq!(b.current().id, "paused-writer-export");
+        let st = b.file_status.clone().unwrap();
+        assert!(st.ok && st.text.starts_with("Imported"), "{st:?}");
+        // Forward still shows the step stepped back over.
+        b.apply(Msg::StepForward);
+        let mut a2 = a.clone();
+        a2.apply(Msg::StepForward);
+        assert_eq!(b.run.world(), a2.run.world());
+        // The same file again reuses its picker entry; another export gets its own id.
+        let n = b.scenarios.len();
+        b.apply(Msg::Import(text));
+        assert_eq!(b.scenarios.len(), n);
+        let mut c = worked_on();
+        c.apply(Msg::StepBack);
+        c.apply(Msg::Act(Action::Advance { ticks: 1 }));
+        b.apply(Msg::Import(crate::view::file::export_json(
+            &c.run,
+            c.current(),
+        )));
+        assert_eq!(b.scenarios.len(), n + 1);
+        assert_eq!(b.current().id, "paused-writer-export-2");
+        assert_eq!(b.run.world(), c.run.world());
+    }
+
+    #[test]
+    fn a_preset_file_imports_at_step_zero() {
+        let mut a = app();
+        a.apply(Msg::ToEnd);
+        assert!(a.apply(Msg::Import(presets::source("sandbox").unwrap().to_string())));
+        assert_eq!(a.error, None);
+        assert_eq!(a.current().id, "sandbox");
+        assert_eq!(a.run.cursor(), 0);
+    }
+
+    #[test]
+    fn a_bad_file_names_its_path_and_keeps_the_run() {
+        let mut a = worked_on();
+        let good = crate::view::file::export_json(&a.run, a.current());
+        let mut v: serde_json::Value = serde_json::from_str(&good).unwrap();
+        v["network"]["delay"] = "x".into();
+        let mut wrong_version = serde_json::from_str::<serde_json::Value>(&good).unwrap();
+        wrong_version["version"] = 7.into();
+        // Playing on: a refused file stops nothing either.
+        a.apply(Msg::TogglePlay);
+        assert!(a.playing);
+        for (bad, path) in [
+            (v.to_string(), "network.delay"),
+            (wrong_version.to_string(), "version"),
+            ("{ not json".to_string(), "key must be a string"),
+            (good.replace("\"advance\"", "\"explode\""), "script["),
+        ] {
+            let before = (
+                a.run.clone(),
+                a.scenario,
+                a.scenarios.len(),
+                a.notice.clone(),
+            );
+            assert!(a.apply(Msg::Import(bad.clone())));
+            let st = a.file_status.clone().expect("a status for a bad file");
+            assert!(!st.ok && st.text.starts_with("Not imported"), "{st:?}");
+            assert!(st.text.contains(path), "{path}: {st:?}");
+            assert_eq!(a.error, None);
+            assert_eq!(
+                (
+                    a.run.clone(),
+                    a.scenario,
+                    a.scenarios.len(),
+                    a.notice.clone()
+                ),
+                before
+            );
+            assert!(a.playing);
+        }
     }
 }

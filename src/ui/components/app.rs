@@ -5,6 +5,7 @@ use super::controls::Controls;
 use super::embed_dialog::EmbedDialog;
 use super::event_log::EventLog;
 use super::explorer::ExplorePanel;
+use super::export::Export;
 use super::in_flight::InFlight;
 use super::inspector::Inspector;
 use super::lab::Lab;
@@ -81,6 +82,7 @@ pub fn App() -> Html {
                         <EmbedDialog />
                     </div>
                     <Shortcuts />
+                    <Export />
                 </header>
                 <main class="grid">
                     <Timeline />

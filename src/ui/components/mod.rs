@@ -6,6 +6,7 @@ mod controls;
 mod embed_dialog;
 mod event_log;
 mod explorer;
+mod export;
 mod in_flight;
 mod inspector;
 mod lab;
