@@ -552,15 +552,12 @@ fn actions_of(text: &str) -> Result<Vec<Action>, String> {
             "{at} is null: that invariant held, there is nothing to replay"
         ));
     }
-    serde_path_to_error::deserialize(list).map_err(|e| {
-        let path = e.path().to_string();
-        let path = match (at.is_empty(), path.as_str()) {
-            (true, ".") => String::new(),
-            (true, p) => format!("{p}: "),
-            (false, ".") => format!("{at}: "),
-            (false, p) => format!("{at}{p}: "),
-        };
-        format!("{path}{}", e.into_inner())
+    crate::sim::json_error::from_value(&list).map_err(|e| {
+        match (at.is_empty(), e.starts_with('[')) {
+            (true, _) => e,
+            (false, true) => format!("{at}{e}"),
+            (false, false) => format!("{at}: {e}"),
+        }
     })
 }
 

@@ -11,6 +11,7 @@ pub mod event;
 pub mod explore;
 pub mod hash;
 pub mod invariant;
+pub mod json_error;
 pub mod lab;
 pub mod message;
 pub mod report;

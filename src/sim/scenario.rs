@@ -345,17 +345,7 @@ impl Scenario {
 
     /// Parse and validate a scenario file, naming the JSON path of the first problem.
     pub fn from_json(text: &str) -> Result<Scenario, String> {
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let s: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let inner = e.into_inner();
-            // `?` is serde_path_to_error's "somewhere unknown" (e.g. the file ends early).
-            if path == "." || path == "?" || path.is_empty() {
-                format!("{inner}")
-            } else {
-                format!("{path}: {inner}")
-            }
-        })?;
+        let s: Scenario = super::json_error::from_str(text)?;
         s.validate()?;
         Ok(s)
     }
