@@ -1,5 +1,6 @@
-//! The explorer's verdicts: for the small presets, every reachable state under default
-//! bounds, and the invariants that must (and must not) break under each variant.
+//! The explorer's verdicts: for every preset and variant, every reachable state under default
+//! bounds, and the invariants that must (and must not) break there; the shortest
+//! counterexamples pinned as exact action lists.
 
 use fencing_lab::presets;
 use fencing_lab::sim::explore::{explore, Bounds, ExploreReport};
@@ -20,45 +21,294 @@ fn broken(r: &ExploreReport) -> Vec<&str> {
         .collect()
 }
 
-#[test]
-fn verdicts_per_preset_and_variant() {
-    // (preset, variant, invariants broken somewhere in the bounded state space)
-    let table: &[(&str, &str, &[&str])] = &[
-        ("paused-writer", "highest-seen", &["superseded_write"]),
-        (
-            "paused-writer",
-            "unfenced",
-            &["stale_overwrite", "superseded_write"],
-        ),
-        ("delayed-before-new", "highest-seen", &["superseded_write"]),
-        ("delayed-before-new", "fence-on-acquire", &[]),
-        ("same-owner-repeats", "highest-seen", &[]),
-        ("same-owner-repeats", "strict", &["owner_locked_out"]),
-        ("omitted-token", "require-token", &["superseded_write"]),
-        (
-            "omitted-token",
-            "token-optional",
-            &["stale_overwrite", "superseded_write"],
-        ),
-        ("retry-double-debit", "no-dedup", &["double_execution"]),
-        ("retry-double-debit", "dedup", &[]),
-        ("unfenceable-email", "highest-seen", &["double_execution"]),
-        ("unfenceable-email", "provider-idempotency", &[]),
-        ("idempotency-key-api", "idempotency-key", &[]),
-        ("idempotency-key-api", "no-key", &["double_execution"]),
-    ];
+/// The explorer's verdict for every preset and variant: explored completely or not, and which
+/// invariants break somewhere in the bounded state space. A change to the model, a preset
+/// or the explorer that changes what can go wrong shows up here.
+const VERDICTS: &[(&str, &str, bool, &[&str])] = &[
+    // (preset, variant, explored completely?, invariants broken somewhere in the state space)
+    // Under default bounds (`Bounds::for_scenario`). `superseded_write` breaks under
+    // highest-seen by design: the old holder's request may land before the new owner's
+    // first write (the essay's weak boundary); fence-on-acquire closes it.
+    (
+        "happy-takeover",
+        "highest-seen",
+        true,
+        &["superseded_write"],
+    ),
+    (
+        "happy-takeover",
+        "unfenced",
+        true,
+        &["stale_overwrite", "superseded_write"],
+    ),
+    ("paused-writer", "highest-seen", true, &["superseded_write"]),
+    (
+        "paused-writer",
+        "unfenced",
+        true,
+        &["stale_overwrite", "superseded_write"],
+    ),
+    (
+        "delayed-before-new",
+        "highest-seen",
+        true,
+        &["superseded_write"],
+    ),
+    ("delayed-before-new", "fence-on-acquire", true, &[]),
+    (
+        "renewal-failure",
+        "highest-seen",
+        false,
+        &["superseded_write"],
+    ),
+    (
+        "renewal-failure",
+        "unfenced",
+        false,
+        &["stale_overwrite", "superseded_write"],
+    ),
+    (
+        "clock-drift-expiry",
+        "highest-seen",
+        true,
+        &["superseded_write"],
+    ),
+    (
+        "clock-drift-expiry",
+        "unfenced",
+        true,
+        &["stale_overwrite", "superseded_write"],
+    ),
+    ("same-owner-repeats", "highest-seen", true, &[]),
+    ("same-owner-repeats", "strict", true, &["owner_locked_out"]),
+    (
+        "omitted-token",
+        "require-token",
+        true,
+        &["superseded_write"],
+    ),
+    (
+        "omitted-token",
+        "token-optional",
+        true,
+        &["stale_overwrite", "superseded_write"],
+    ),
+    (
+        "check-then-write-race",
+        "check-then-write",
+        true,
+        &["stale_overwrite", "superseded_write"],
+    ),
+    (
+        "check-then-write-race",
+        "highest-seen",
+        true,
+        &["superseded_write"],
+    ),
+    (
+        "retry-double-debit",
+        "no-dedup",
+        true,
+        &["double_execution"],
+    ),
+    ("retry-double-debit", "dedup", true, &[]),
+    (
+        "business-failure",
+        "highest-seen",
+        true,
+        &["superseded_write"],
+    ),
+    (
+        "business-failure",
+        "unfenced",
+        true,
+        &["stale_overwrite", "superseded_write"],
+    ),
+    (
+        "wall-clock-tokens",
+        "wall-clock",
+        true,
+        &["stale_overwrite", "superseded_write", "owner_locked_out"],
+    ),
+    (
+        "wall-clock-tokens",
+        "wall-clock-strict",
+        true,
+        &["stale_overwrite", "superseded_write", "owner_locked_out"],
+    ),
+    ("wall-clock-tokens", "counter", true, &["superseded_write"]),
+    (
+        "independent-counters",
+        "independent-counters",
+        true,
+        &["stale_overwrite", "superseded_write"],
+    ),
+    (
+        "independent-counters",
+        "independent-strict",
+        true,
+        &["superseded_write", "owner_locked_out"],
+    ),
+    (
+        "independent-counters",
+        "consistent-counter",
+        true,
+        &["superseded_write"],
+    ),
+    (
+        "coordinator-restart",
+        "persisted",
+        true,
+        &["superseded_write"],
+    ),
+    (
+        "coordinator-restart",
+        "not-persisted",
+        true,
+        &["stale_overwrite", "superseded_write"],
+    ),
+    (
+        "coordinator-restart",
+        "not-persisted-epoch",
+        true,
+        &["superseded_write"],
+    ),
+    (
+        "coordinator-restore",
+        "counter",
+        false,
+        &["stale_overwrite", "superseded_write"],
+    ),
+    ("coordinator-restore", "epoch", false, &["superseded_write"]),
+    (
+        "coordinator-restore-epoch",
+        "epoch",
+        false,
+        &["superseded_write"],
+    ),
+    (
+        "coordinator-restore-epoch",
+        "counter",
+        false,
+        &["stale_overwrite", "superseded_write"],
+    ),
+    (
+        "resource-restore",
+        "highest-seen",
+        false,
+        &["stale_overwrite", "superseded_write"],
+    ),
+    (
+        "resource-restore",
+        "fence-on-acquire",
+        false,
+        &["superseded_write"],
+    ),
+    ("cross-object-token", "bound-scope", false, &[]),
+    (
+        "cross-object-token",
+        "bare-integer",
+        false,
+        &["stale_overwrite", "superseded_write", "owner_locked_out"],
+    ),
+    (
+        "multi-object",
+        "separate-writes",
+        true,
+        &["superseded_write", "inconsistent_objects"],
+    ),
+    ("multi-object", "transaction", true, &["superseded_write"]),
+    (
+        "unfenceable-email",
+        "highest-seen",
+        true,
+        &["double_execution"],
+    ),
+    ("unfenceable-email", "strict", true, &["double_execution"]),
+    (
+        "unfenceable-email",
+        "fence-on-acquire",
+        true,
+        &["double_execution"],
+    ),
+    ("unfenceable-email", "provider-idempotency", true, &[]),
+    ("idempotency-key-api", "idempotency-key", true, &[]),
+    ("idempotency-key-api", "no-key", true, &["double_execution"]),
+    (
+        "immutable-thumbnail",
+        "unfenced",
+        true,
+        &["stale_overwrite", "superseded_write"],
+    ),
+    (
+        "immutable-thumbnail",
+        "highest-seen",
+        true,
+        &["superseded_write", "inconsistent_objects"],
+    ),
+    ("lease-duration-tradeoff", "short-lease", true, &[]),
+    ("lease-duration-tradeoff", "long-lease", true, &[]),
+];
+
+fn assert_pinned(id: &str) {
     let mut wrong = Vec::new();
-    for (id, variant, want) in table {
+    for (_, variant, complete, want) in VERDICTS.iter().filter(|row| row.0 == id) {
         let r = check(id, variant);
-        assert!(r.complete, "{id}/{variant} hit the state bound");
-        if broken(&r) != *want {
+        if (r.complete, broken(&r)) != (*complete, want.to_vec()) {
             wrong.push(format!(
-                "{id}/{variant}: broken {:?}, expected {want:?}",
+                "{id}/{variant}: complete {}, broken {:?}; pinned complete {complete}, broken {want:?}",
+                r.complete,
                 broken(&r)
             ));
         }
     }
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}
+
+/// One test per preset, so the harness explores them in parallel.
+macro_rules! pinned {
+    ($name:ident, $id:literal) => {
+        #[test]
+        fn $name() {
+            assert_pinned($id);
+        }
+    };
+}
+
+pinned!(happy_takeover, "happy-takeover");
+pinned!(paused_writer, "paused-writer");
+pinned!(delayed_before_new, "delayed-before-new");
+pinned!(renewal_failure, "renewal-failure");
+pinned!(clock_drift_expiry, "clock-drift-expiry");
+pinned!(same_owner_repeats, "same-owner-repeats");
+pinned!(omitted_token, "omitted-token");
+pinned!(check_then_write_race, "check-then-write-race");
+pinned!(retry_double_debit, "retry-double-debit");
+pinned!(business_failure, "business-failure");
+pinned!(wall_clock_tokens, "wall-clock-tokens");
+pinned!(independent_counters, "independent-counters");
+pinned!(coordinator_restart, "coordinator-restart");
+pinned!(coordinator_restore, "coordinator-restore");
+pinned!(coordinator_restore_epoch, "coordinator-restore-epoch");
+pinned!(resource_restore, "resource-restore");
+pinned!(cross_object_token, "cross-object-token");
+pinned!(multi_object, "multi-object");
+pinned!(unfenceable_email, "unfenceable-email");
+pinned!(idempotency_key_api, "idempotency-key-api");
+pinned!(immutable_thumbnail, "immutable-thumbnail");
+pinned!(lease_duration_tradeoff, "lease-duration-tradeoff");
+
+#[test]
+fn every_preset_and_variant_has_a_pinned_verdict() {
+    for id in presets::ids().filter(|id| *id != "sandbox") {
+        for v in presets::get(id).unwrap().variants {
+            assert!(
+                VERDICTS.iter().any(|row| row.0 == id && row.1 == v.name),
+                "{id}/{}: no pinned verdict",
+                v.name
+            );
+        }
+    }
 }
 
 #[test]
@@ -99,6 +349,96 @@ fn the_shortest_stale_overwrite_of_the_paused_writer_is_pinned_and_replays() {
         .violations
         .iter()
         .any(|v| v.kind.as_str() == "stale_overwrite"));
+}
+
+#[test]
+fn the_shortest_counterexamples_of_the_essays_other_failures_are_pinned_and_replay() {
+    let pinned: &[(&str, &str, &str, &[&str])] = &[
+        // The weak boundary: A's delayed 41 lands after 42 was granted, before B writes.
+        (
+            "delayed-before-new",
+            "highest-seen",
+            "superseded_write",
+            &[
+                "A acquires",
+                "B acquires",
+                "deliver #1",
+                "deliver #2",
+                "advance 1 ticks",
+                "A writes “A's report” to report",
+                "hold #5",
+                "advance 9 ticks",
+                "deliver #5",
+            ],
+        ),
+        // A retried debit without an operation id is applied twice.
+        (
+            "retry-double-debit",
+            "no-dedup",
+            "double_execution",
+            &[
+                "A acquires",
+                "deliver #1",
+                "deliver #2",
+                "A writes debit 30 to account",
+                "A retries its last write",
+                "advance 1 ticks",
+            ],
+        ),
+        // Strict `>` locks the holder out of its own second write.
+        (
+            "same-owner-repeats",
+            "strict",
+            "owner_locked_out",
+            &[
+                "A acquires",
+                "deliver #1",
+                "deliver #2",
+                "A writes “A's first edit” to profile",
+                "A writes “A's second edit” to profile",
+                "advance 1 ticks",
+            ],
+        ),
+        // A destination that cannot fence sends the email twice, whatever the receiver policy.
+        (
+            "unfenceable-email",
+            "fence-on-acquire",
+            "double_execution",
+            &[
+                "A acquires",
+                "B acquires",
+                "advance 1 ticks",
+                "advance 1 ticks",
+                "A prepares “Your order 1001 has shipped” for customer-inbox",
+                "A pauses",
+                "advance 9 ticks",
+                "deliver #5",
+                "B writes “Your order 1001 has shipped” to customer-inbox",
+                "A resumes",
+                "advance 1 ticks",
+            ],
+        ),
+    ];
+    for (id, variant, kind, want) in pinned {
+        let r = check(id, variant);
+        let inv = r.invariants.iter().find(|i| i.kind == *kind).unwrap();
+        let ce = inv.counterexample.clone().expect("a counterexample");
+        let text: Vec<String> = ce.iter().map(Action::to_string).collect();
+        assert_eq!(text, *want, "{id}/{variant} {kind}");
+        let s = presets::get(id).unwrap();
+        let mut run = Run::new(&s, s.variant(variant));
+        for a in ce {
+            run.act(a).expect("counterexample replays");
+        }
+        assert!(
+            run.world()
+                .ghost
+                .violations
+                .iter()
+                .any(|v| v.kind.as_str() == *kind),
+            "{id}/{variant}: the replay shows {kind}"
+        );
+    }
 }
 
 #[test]
