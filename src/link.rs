@@ -412,11 +412,7 @@ fn encode_action(w: &mut Writer, world: &World, a: &Action) {
             | Restart { worker }
             | Partition { worker }
             | Heal { worker } => {
-                let name = serde_json::to_value(a)
-                    .ok()?
-                    .get("do")?
-                    .as_str()?
-                    .to_string();
+                let name = a.name();
                 out.byte(WORKER_OPS.iter().position(|o| *o == name)? as u8);
                 out.varint(widx(worker)? as u64);
             }

@@ -220,6 +220,41 @@ pub const ACTION_NAMES: &[&str] = &[
     "resource-restart",
 ];
 
+impl Action {
+    /// Its `do` in a scenario file (`"acquire"`, `"clock-jump"`, …), without serialising it.
+    pub fn name(&self) -> &'static str {
+        ACTION_NAMES[match self {
+            Action::Acquire { .. } => 0,
+            Action::Prepare { .. } => 1,
+            Action::Send { .. } => 2,
+            Action::Write { .. } => 3,
+            Action::Retry { .. } => 4,
+            Action::Renew { .. } => 5,
+            Action::Release { .. } => 6,
+            Action::Pause { .. } => 7,
+            Action::Resume { .. } => 8,
+            Action::Crash { .. } => 9,
+            Action::Restart { .. } => 10,
+            Action::Partition { .. } => 11,
+            Action::Heal { .. } => 12,
+            Action::ClockJump { .. } => 13,
+            Action::Deliver { .. } => 14,
+            Action::Hold { .. } => 15,
+            Action::Drop { .. } => 16,
+            Action::Duplicate { .. } => 17,
+            Action::CompleteWrite { .. } => 18,
+            Action::Advance { .. } => 19,
+            Action::CoordinatorBackup => 20,
+            Action::CoordinatorRestart { .. } => 21,
+            Action::CoordinatorRestore => 22,
+            Action::CoordinatorFailover => 23,
+            Action::ResourceBackup { .. } => 24,
+            Action::ResourceRestore { .. } => 25,
+            Action::ResourceRestart { .. } => 26,
+        }]
+    }
+}
+
 fn need<T>(v: &mut Option<T>, name: &str) -> Result<T, String> {
     v.take().ok_or_else(|| format!("missing field `{name}`"))
 }
@@ -514,6 +549,7 @@ mod tests {
         let mut seen = std::collections::BTreeSet::new();
         for a in samples() {
             let json = serde_json::to_value(&a).unwrap();
+            assert_eq!(json["do"], a.name(), "{a:?}");
             let name = json["do"].as_str().unwrap().to_string();
             assert!(
                 ACTION_NAMES.contains(&name.as_str()),
