@@ -5,7 +5,7 @@
 const fs = require('fs');
 const path = require('path');
 const {
-  test, expect, shot, button, openApp, openPreset, playToEnd, eventLog, logLines,
+  test, expect, shot, button, openApp, openPreset, playToEnd, eventLog, logLines, sandboxSession,
 } = require('./helpers');
 
 const status = (page) => page.getByRole('region', { name: 'Export and import' }).getByRole('status');
@@ -63,12 +63,7 @@ test('Export SVG and PNG of paused-writer at its end', async ({ page, pageErrors
 });
 
 test('Export JSON of a sandbox run imports as the same run, by picker and by drop', async ({ page, context, pageErrors }) => {
-  await openPreset(page, 'sandbox');
-  await button(page, 'Acquire A').click();
-  await button(page, 'Advance 1 tick').click();
-  await button(page, 'Advance 1 tick').click();
-  await button(page, 'Write A').click();
-  await button(page, 'Pause A').click();
+  await sandboxSession(page);
   await button(page, 'Step back').click(); // the file keeps the current step, not the last
   const lines = await logLines(page);
   const state = await inspector(page).innerText();

@@ -153,6 +153,14 @@ async function playToEnd(page) {
   await expect(fwd).toBeDisabled();
 }
 
+/** A short sandbox session: A acquires, time passes, A writes, then A pauses. */
+async function sandboxSession(page) {
+  await openPreset(page, 'sandbox');
+  for (const name of ['Acquire A', 'Advance 1 tick', 'Advance 1 tick', 'Write A', 'Pause A']) {
+    await button(page, name).click();
+  }
+}
+
 const eventLog = (page) => page.getByRole('log', { name: 'Event log' });
 
 /** The event log as lines of text. */
@@ -209,6 +217,7 @@ module.exports = {
   selectPolicy,
   chooseOption,
   playToEnd,
+  sandboxSession,
   eventLog,
   logLines,
   svgStrings,

@@ -1,17 +1,12 @@
 // Links: "Copy link" puts the whole view in the URL hash; opening it elsewhere gives the
 // same world at the same step; a broken link says so and keeps the page usable.
 'use strict';
-const { test, expect, shot, button, openApp, openPreset, eventLog, logLines } = require('./helpers');
+const { test, expect, shot, button, openApp, openPreset, eventLog, logLines, sandboxSession } = require('./helpers');
 
 const inspector = (page) => page.locator('section.inspector');
 
 test('a copied link reopens the sandbox session at the same step', async ({ page, context, pageErrors }) => {
-  await openPreset(page, 'sandbox');
-  await button(page, 'Acquire A').click();
-  await button(page, 'Advance 1 tick').click();
-  await button(page, 'Advance 1 tick').click();
-  await button(page, 'Write A').click();
-  await button(page, 'Pause A').click();
+  await sandboxSession(page);
   await button(page, 'Advance 5 ticks').click();
   await button(page, 'Step back').click(); // the link keeps the current step, not the last
   await button(page, 'Copy link').click();

@@ -12,7 +12,7 @@
 use crate::presets;
 use crate::sim::action::{Action, MsgSel};
 use crate::sim::resource::Policy;
-use crate::sim::run::{Entry, Run};
+use crate::sim::run::Run;
 use crate::sim::{Scenario, World};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -55,15 +55,7 @@ fn bad<T>(why: impl Into<String>) -> Result<T, LinkError> {
 impl Link {
     /// The link for a run's current branch and step.
     pub fn of(run: &Run, scenario: ScenarioRef, policy: Option<Policy>, seed: Option<u64>) -> Link {
-        let mut script_steps = 0;
-        let mut actions = Vec::new();
-        for i in 1..=run.len() {
-            match run.entry(i) {
-                Some(Entry::Script(_)) if actions.is_empty() => script_steps += 1,
-                Some(Entry::User(a)) => actions.push(a.clone()),
-                _ => {}
-            }
-        }
+        let (script_steps, actions) = run.branch();
         Link {
             scenario,
             variant: run.variant.clone(),

@@ -134,6 +134,22 @@ impl Run {
     }
 
     /// Whether the user acted on the current branch (cheaper than `user_actions`).
+    /// The run's current branch as what reproduces it: the number of script steps taken
+    /// before the user first acted, then the user's actions (script steps after that never
+    /// ran on this branch). Links and exported files carry exactly this.
+    pub fn branch(&self) -> (usize, Vec<Action>) {
+        let mut script_steps = 0;
+        let mut actions = Vec::new();
+        for i in 1..=self.len() {
+            match self.entry(i) {
+                Some(Entry::Script(_)) if actions.is_empty() => script_steps += 1,
+                Some(Entry::User(a)) => actions.push(a.clone()),
+                _ => {}
+            }
+        }
+        (script_steps, actions)
+    }
+
     pub fn has_user_actions(&self) -> bool {
         self.frames[..=self.cursor]
             .iter()

@@ -194,10 +194,7 @@ mod tests {
     use crate::view::state::{load_presets, Msg};
 
     fn app(id: &str, choice: Choice) -> AppState {
-        let mut a = AppState::new(load_presets());
-        a.apply(Msg::LoadId(id.into()));
-        a.apply(Msg::Choose(choice));
-        a
+        crate::view::state::app_on(id, choice)
     }
 
     fn variant(n: &str) -> Choice {

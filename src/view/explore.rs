@@ -205,13 +205,10 @@ pub fn invariant_rows(r: &ExploreReport) -> Vec<InvariantRow> {
 mod tests {
     use super::*;
     use crate::sim::Policy;
-    use crate::view::state::{load_presets, Choice, Msg};
+    use crate::view::state::Choice;
 
     fn app(id: &str, choice: Choice) -> AppState {
-        let mut a = AppState::new(load_presets());
-        a.apply(Msg::LoadId(id.into()));
-        a.apply(Msg::Choose(choice));
-        a
+        crate::view::state::app_on(id, choice)
     }
 
     /// A clock that moves `step` ms each time it is read.

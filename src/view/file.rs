@@ -5,7 +5,7 @@
 //! step per sandbox action. Its `open_at` is the step being looked at. So `fencing-lab run` on
 //! it runs the same world, and importing it in the app shows the same world at the same step.
 
-use crate::sim::run::{Entry, Run};
+use crate::sim::run::Run;
 use crate::sim::scenario::{Scenario, Step};
 
 /// What an exported scenario's id ends with, so it never takes a preset's id (a link names a
@@ -16,15 +16,7 @@ const SUFFIX: &str = "-export";
 /// variants); `run.scenario` has the chosen variant applied already.
 pub fn export_scenario(run: &Run, base: &Scenario) -> Scenario {
     let mut s = run.scenario.clone();
-    let mut script_steps = 0;
-    let mut actions = Vec::new();
-    for i in 1..=run.len() {
-        match run.entry(i) {
-            Some(Entry::Script(_)) if actions.is_empty() => script_steps += 1,
-            Some(Entry::User(a)) => actions.push(a.clone()),
-            _ => {}
-        }
-    }
+    let (script_steps, actions) = run.branch();
     if actions.is_empty() {
         // The script as written: keep the chosen variant, whose stated outcome still applies
         // (its settings are applied already, and applying them again changes nothing).

@@ -242,21 +242,7 @@ impl AppState {
                 self.playing = false;
                 self.error = None;
                 let before = self.run.cursor();
-                if i <= self.run.len() {
-                    self.run.seek(i);
-                } else {
-                    self.run.seek(self.run.len());
-                    while self.run.cursor() < i {
-                        match self.run.step_forward() {
-                            Ok(true) => {}
-                            Ok(false) => break,
-                            Err(e) => {
-                                self.error = Some(format!("The script could not go on: {e}"));
-                                break;
-                            }
-                        }
-                    }
-                }
+                self.go_to(i);
                 before != self.run.cursor() || self.error.is_some()
             }
             Msg::TogglePlay => {
@@ -402,7 +388,17 @@ impl AppState {
         };
         self.choice = Choice::default_for(self.current());
         self.reload();
-        while self.run.cursor() < at {
+        self.go_to(at);
+    }
+
+    /// Step `i`: a step already taken, or the script played on until it (or its end).
+    fn go_to(&mut self, i: usize) {
+        if i <= self.run.len() {
+            self.run.seek(i);
+            return;
+        }
+        self.run.seek(self.run.len());
+        while self.run.cursor() < i {
             match self.run.step_forward() {
                 Ok(true) => {}
                 Ok(false) => break,
@@ -584,6 +580,15 @@ pub fn build_run(s: &Scenario, choice: &Choice) -> Run {
             Run::new(&s, None)
         }
     }
+}
+
+/// The app on a preset under a choice: where the view modules' tests start.
+#[cfg(test)]
+pub(crate) fn app_on(id: &str, choice: Choice) -> AppState {
+    let mut a = AppState::new(load_presets());
+    a.apply(Msg::LoadId(id.into()));
+    a.apply(Msg::Choose(choice));
+    a
 }
 
 #[cfg(test)]
