@@ -79,6 +79,14 @@ test('the Embed dialog gives a snippet that reopens this view', async ({ page, c
   expect(html).toMatch(/^<iframe src="[^"]*\?embed&amp;preset=delayed-before-new&amp;policy=[^"]*&amp;step=3&amp;sandbox"/);
   expect(html).toContain('sandbox="allow-scripts allow-same-origin allow-downloads"');
   await shot(page, 'embed-dialog');
+  // A modal: Tab wraps around its controls, and no key steps the run behind the backdrop.
+  await dialog.getByRole('button', { name: 'Close' }).focus();
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByLabel('Play automatically'), 'Tab from the last control wraps to the first').toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByLabel('Scrub', { exact: true })).toHaveValue('3');
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await expect(button(page, 'Embed'), 'focus goes back to the button').toBeFocused();

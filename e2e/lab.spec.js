@@ -38,6 +38,10 @@ test('the lab plots four charts against TTL and marks where safety breaks', asyn
   await expect(stale.getByRole('button', { name: /^TTL \d+: .* accepted without fencing$/ })).toHaveCount(10);
   await expect(stale.getByRole('button', { name: /^TTL \d+: .* rejected with fencing$/ })).toHaveCount(10);
   await expect(chart(page, TITLES[1]).getByRole('button', { name: /^TTL 2: [\d.]+ false expirations?$/ })).toHaveCount(1);
+  // A series is a line, not a filled polygon (its colour class also colours the points).
+  const fills = await lab(page).locator('path.lp-line').evaluateAll((ps) => ps.map((p) => getComputedStyle(p).fill));
+  expect(fills.length).toBeGreaterThanOrEqual(4);
+  expect(fills.every((f) => f === 'none'), JSON.stringify(fills)).toBe(true);
 
   // Export: a download of a standalone SVG document.
   const [download] = await Promise.all([

@@ -326,15 +326,15 @@ fn the_shortest_stale_overwrite_of_the_paused_writer_is_pinned_and_replays() {
         [
             "A acquires",
             "B acquires",
-            "advance 1 ticks",
-            "advance 1 ticks",
+            "advance 1 tick",
+            "advance 1 tick",
             "A prepares “A's report” for report",
             "A pauses",
             "advance 9 ticks",
             "deliver #5",
             "B writes “B's report” to report",
             "A resumes",
-            "advance 1 ticks",
+            "advance 1 tick",
         ]
     );
     // The counterexample loads as a normal run and shows the violation.

@@ -386,6 +386,15 @@ impl Action {
     }
 }
 
+/// "1 tick", "5 ticks".
+fn ticks(n: Tick) -> String {
+    if n == 1 {
+        "1 tick".into()
+    } else {
+        format!("{n} ticks")
+    }
+}
+
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use Action::*;
@@ -413,7 +422,7 @@ impl fmt::Display for Action {
             Pause {
                 worker,
                 ticks: Some(t),
-            } => write!(f, "{worker} pauses for {t} ticks"),
+            } => write!(f, "{worker} pauses for {}", ticks(*t)),
             Pause {
                 worker,
                 ticks: None,
@@ -436,7 +445,7 @@ impl fmt::Display for Action {
                 Some(r) => write!(f, "{resource} completes the write of {r}"),
                 None => write!(f, "{resource} completes its oldest checked write"),
             },
-            Advance { ticks } => write!(f, "advance {ticks} ticks"),
+            Advance { ticks: n } => write!(f, "advance {}", ticks(*n)),
             CoordinatorBackup => write!(f, "back up the coordinator"),
             CoordinatorRestart {
                 persist: Some(false),
@@ -455,6 +464,18 @@ impl fmt::Display for Action {
 mod tests {
     use super::*;
     use crate::sim::request::Op;
+
+    #[test]
+    fn one_tick_is_singular() {
+        assert_eq!(Action::Advance { ticks: 1 }.to_string(), "advance 1 tick");
+        assert_eq!(Action::Advance { ticks: 5 }.to_string(), "advance 5 ticks");
+        let pause = |t| Action::Pause {
+            worker: "A".into(),
+            ticks: Some(t),
+        };
+        assert_eq!(pause(1).to_string(), "A pauses for 1 tick");
+        assert_eq!(pause(3).to_string(), "A pauses for 3 ticks");
+    }
 
     fn samples() -> Vec<Action> {
         let w = || "A".to_string();

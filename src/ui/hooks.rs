@@ -93,6 +93,48 @@ pub fn use_link(state: &AppCtx) {
     });
 }
 
+/// The `onkeydown` of a modal dialog (`aria-modal="true"`): Tab from its last control goes to
+/// its first, Shift+Tab from its first to its last, so the keyboard cannot wander into the
+/// page behind the backdrop.
+pub fn trap_tab(e: &KeyboardEvent) {
+    if e.key() != "Tab" {
+        return;
+    }
+    // Yew delegates events, so the current target is the app's root: find the dialog from
+    // the focused element.
+    let Some(dialog) = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|t| t.closest("[role=dialog]").ok().flatten())
+    else {
+        return;
+    };
+    let Ok(list) = dialog.query_selector_all(
+        "button:not([disabled]), a[href], input:not([disabled]), select:not([disabled]), textarea, [tabindex]:not([tabindex='-1'])",
+    ) else {
+        return;
+    };
+    let n = list.length();
+    let (Some(first), Some(last)) = (list.item(0), list.item(n.saturating_sub(1))) else {
+        return;
+    };
+    let active = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element());
+    let is = |node: &web_sys::Node| active.as_ref().is_some_and(|a| node.is_same_node(Some(a)));
+    let to = if e.shift_key() && is(&first) {
+        last
+    } else if !e.shift_key() && is(&last) {
+        first
+    } else {
+        return;
+    };
+    if let Ok(el) = to.dyn_into::<HtmlElement>() {
+        e.prevent_default();
+        let _ = el.focus();
+    }
+}
+
 /// A dialog's focus: into `inside` when it opens, back to its `opener` button when it closes
 /// (unless the user already moved focus somewhere else). Nothing on mount: a page — or an
 /// embedded frame — must not take the reader's focus by loading.

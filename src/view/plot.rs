@@ -471,12 +471,14 @@ pub fn esc(s: &str) -> String {
 }
 
 /// Inline style, so an exported file looks the same anywhere. Every class starts with `lp`,
-/// so the copy inside the page's SVGs styles nothing else on the page.
+/// so the copy inside the page's SVGs styles nothing else on the page. `.lp-line` comes after
+/// the colour classes: a line has their stroke but never their fill (a path under a colour
+/// class with `fill` was drawn as a filled polygon down to the chart's first point).
 const STYLE: &str = ".lp{font:13px system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;fill:#1f2328}\
 .lp-bg{fill:#fff}.lp-grid{stroke:#e1e5ea;stroke-width:1}.lp-axis{stroke:#57606a;stroke-width:1.2}\
 .lp-muted{fill:#57606a;font-size:12px}.lp-title{font-size:16px;font-weight:700}\
-.lp-line{fill:none;stroke-width:2.5;stroke-linejoin:round}.lp-dash{stroke-dasharray:7 4}\
 .lp-main{stroke:#0969da;fill:#0969da}.lp-bad{stroke:#cf222e;fill:#cf222e}.lp-good{stroke:#1a7f37;fill:#1a7f37}\
+.lp-line{fill:none;stroke-width:2.5;stroke-linejoin:round}.lp-dash{stroke-dasharray:7 4}\
 .lp-unsafe{fill:#cf222e;fill-opacity:.07}.lp-mark{stroke:#cf222e;stroke-width:2;stroke-dasharray:5 3}\
 .lp-marktext{fill:#a40e26;font-weight:700;font-size:12px}.lp-hit{fill:transparent;stroke:none}\
 .lp-dot{stroke:#fff;stroke-width:1.5}.lp-pt{cursor:pointer;outline:none}\
@@ -699,6 +701,20 @@ mod tests {
         // Nothing measured: still an axis, from 0 to 1.
         assert_eq!(ticks(0.0, 0.0, 4).0.last(), Some(&1.0));
         assert_eq!(nice_step(1234.0, 5), 500.0);
+    }
+
+    #[test]
+    fn a_line_is_never_filled_by_its_colour_class() {
+        // Equal specificity: the rule that comes last wins, so `.lp-line{fill:none}` must
+        // follow every colour class that sets a fill.
+        let line = STYLE.find(".lp-line{fill:none").expect("the line rule");
+        for colour in [".lp-main{", ".lp-bad{", ".lp-good{"] {
+            let at = STYLE.find(colour).expect(colour);
+            assert!(
+                at < line,
+                "{colour} comes after .lp-line and fills the lines"
+            );
+        }
     }
 
     #[test]

@@ -110,7 +110,8 @@ pub fn entry(run: &Run) -> String {
     match run.current_entry() {
         Entry::Start => "The start, before anything happens".into(),
         Entry::Script(i) => format!("Script step {} of {}", i + 1, run.scenario.script.len()),
-        Entry::User(a) => format!("Your action: {a}"),
+        // The narration below says what the action was: here, only where it stands.
+        Entry::User(_) => format!("Your action, step {}", run.cursor()),
     }
 }
 
@@ -155,5 +156,17 @@ mod tests {
         assert_eq!(planned_len(&run), s.script.len());
         run.act(crate::sim::Action::Advance { ticks: 1 }).unwrap();
         assert_eq!(planned_len(&run), 2);
+    }
+
+    #[test]
+    fn a_users_step_is_named_by_its_place_not_repeated() {
+        let s = presets::get("paused-writer").unwrap();
+        let mut run = Run::new(&s, s.variants.first());
+        assert_eq!(entry(&run), "The start, before anything happens");
+        run.step_forward().unwrap();
+        assert_eq!(entry(&run), format!("Script step 1 of {}", s.script.len()));
+        run.act(crate::sim::Action::Advance { ticks: 1 }).unwrap();
+        // the narration says "You: advance 1 tick."; the line above it does not repeat it
+        assert_eq!(entry(&run), "Your action, step 2");
     }
 }

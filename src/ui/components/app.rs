@@ -97,9 +97,11 @@ pub fn App() -> Html {
                     <Inspector />
                     <EventLog />
                 </main>
-                <Lab />
-                <ExplorePanel />
+                // Tools on the scenario above first (the same steps under another policy,
+                // then every order of them), then the lab, which runs its own workload.
                 <Compare />
+                <ExplorePanel />
+                <Lab />
             </div>
         </ContextProvider<AppCtx>>
     }

@@ -4,6 +4,7 @@
 
 use super::picker::policy_groups;
 use super::timeline::{describe, Diagram};
+use super::tool_summary;
 use crate::ui::state::use_app;
 use crate::view::compare::{aligned, compare, no_difference};
 use crate::view::layout;
@@ -90,7 +91,7 @@ pub fn Compare() -> Html {
 
     html! {
         <details class="panel tool compare" {ontoggle}>
-            <summary>{"Compare policies"}</summary>
+            {tool_summary("Compare policies", "Replay this run's steps under another receiver policy, side by side, and see the first step where the two differ.")}
             <div class="field compare-pick">
                 <label for="compare-select">{"Compare with"}</label>
                 <select id="compare-select" {onchange}>

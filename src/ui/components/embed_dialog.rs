@@ -2,7 +2,7 @@
 //! (docs/embedding.md). The snippet itself is `view::embed::snippet`.
 
 use super::share::copy_to_clipboard;
-use crate::ui::hooks::use_dialog_focus;
+use crate::ui::hooks::{trap_tab, use_dialog_focus};
 use crate::ui::state::use_app;
 use crate::view::embed::snippet;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
@@ -73,10 +73,13 @@ pub fn EmbedDialog() -> Html {
     let onkeydown = {
         let open = open.clone();
         Callback::from(move |e: KeyboardEvent| {
+            // No key reaches the page's shortcuts: arrows and Space would step or play the
+            // run behind the backdrop.
+            e.stop_propagation();
             if e.key() == "Escape" {
-                e.stop_propagation();
                 open.set(false);
             }
+            trap_tab(&e);
         })
     };
     html! {

@@ -2,6 +2,7 @@
 //! in slices (`use_slices`) so the page stays responsive. The session is the panel's own
 //! (`view::explore::Session`); loading a counterexample is the app's `Msg`.
 
+use super::tool_summary;
 use crate::ui::hooks::use_slices;
 use crate::ui::state::use_app;
 use crate::view::explore::{self, invariant_rows, thousands, Phase, Session};
@@ -58,7 +59,7 @@ pub fn ExplorePanel() -> Html {
 
     html! {
         <details class="panel tool explorer">
-            <summary>{"Explore every order"}</summary>
+            {tool_summary("Explore every order", "Let the computer try every order of events in this scenario and find the shortest run that breaks a safety property.")}
             <p class="note">{about}</p>
             <dl class="bounds" aria-label="Bounds of the search">
                 for (label, value) in explore::bounds_rows(&bounds) {

@@ -2,6 +2,7 @@
 //! `Timeout(0)` chain (progress bar, Cancel), four charts drawn by `view::plot` with Export SVG,
 //! and "Open run" for the run behind a clicked point. All state is `view::lab::LabPanel`.
 
+use super::tool_summary;
 use crate::ui::state::{reduce_with, use_app};
 use crate::view::lab::{Field, LabMsg, LabPanel, GROUPS};
 use crate::view::plot::{self, Chart, Mode};
@@ -220,7 +221,7 @@ pub fn Lab() -> Html {
     let progress = lab.progress();
     html! {
         <details class="tool lab panel">
-            <summary><h2>{"Lease-duration lab"}</h2></summary>
+            {tool_summary("Lease-duration lab", "How long should a lease be? Sweep the TTL over many random runs and chart what it costs and when it stops being safe.")}
             <p class="note">
                 {"Each point is N seeded runs of one workload at one lease TTL: workers A and B renew, pause at random and write every 3 s to two copies of one record, “fenced” (highest-seen) and “unfenced”; the holder crashes 60% of the way through a 5-minute run. Click a point to open a run behind it in the timeline."}
             </p>

@@ -55,6 +55,18 @@ pub(crate) fn act_button_unless(
     }
 }
 
+/// The always-visible line of a tool section below the main grid (`<details class="tool">`):
+/// its heading, and one sentence saying what it is for, so a closed section still explains
+/// itself.
+pub(crate) fn tool_summary(title: &str, about: &str) -> Html {
+    html! {
+        <summary>
+            <h2>{title.to_string()}</h2>
+            <span class="summary-note">{about.to_string()}</span>
+        </summary>
+    }
+}
+
 /// A button that dispatches a message.
 pub(crate) fn msg_button(
     state: &AppCtx,

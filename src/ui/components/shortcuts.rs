@@ -1,6 +1,6 @@
 //! The keyboard-shortcuts button and dialog (`?` opens it, Escape closes it).
 
-use crate::ui::hooks::use_dialog_focus;
+use crate::ui::hooks::{trap_tab, use_dialog_focus};
 use crate::ui::state::use_app;
 use crate::view::state::{Msg, SHORTCUTS};
 use yew::prelude::*;
@@ -25,7 +25,7 @@ pub fn Shortcuts() -> Html {
             </button>
             if open {
                 <div class="backdrop">
-                    <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="shortcuts-h">
+                    <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="shortcuts-h" onkeydown={Callback::from(|e: KeyboardEvent| trap_tab(&e))}>
                         <h2 id="shortcuts-h">{"Keyboard shortcuts"}</h2>
                         <table>
                             <tbody>
