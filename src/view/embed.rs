@@ -3,6 +3,7 @@
 //! testable; a bad option is named in the page and the rest still apply.
 
 use super::state::{AppState, Choice, Msg};
+use super::svg::escape;
 
 /// The options of an embedded view.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -145,8 +146,8 @@ pub fn snippet(state: &AppState, app_url: &str, autoplay: bool, sandbox: bool) -
         "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"{height}\" loading=\"lazy\" \
          sandbox=\"allow-scripts allow-same-origin allow-downloads\" \
          style=\"border:1px solid #ccd; border-radius:8px\"></iframe>",
-        attr(&src),
-        attr(&title)
+        escape(&src),
+        escape(&title)
     );
     Snippet { src, html }
 }
@@ -162,13 +163,6 @@ pub fn frame_height(state: &AppState, sandbox: bool) -> i32 {
     } else {
         timeline.height + 550
     }
-}
-
-/// Text as an HTML attribute value.
-fn attr(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('"', "&quot;")
-        .replace('<', "&lt;")
 }
 
 /// Percent-decoding of a query value (`+` is a space).
@@ -283,9 +277,10 @@ mod tests {
             "{}",
             snip.html
         );
-        assert!(snip
-            .html
-            .contains(&format!("title=\"Fencing Lab: {}\"", s.current().title)));
+        assert!(snip.html.contains(&format!(
+            "title=\"Fencing Lab: {}\"",
+            escape(&s.current().title)
+        )));
         // The embedded page, given that address, shows the same view.
         let query = snip.src.split_once('?').unwrap().1;
         let mut e = AppState::new(load_presets());

@@ -6,6 +6,7 @@
 //! app) has no room for one, and four small line charts need only what is here. Numbers are
 //! formatted with integer arithmetic, so the WASM carries no float-formatting code for them.
 
+use super::svg::escape as esc;
 use crate::sim::lab::{LabPoint, LabResult, LabRun};
 use crate::sim::time::Tick;
 
@@ -454,22 +455,6 @@ pub fn parse_point_id(s: &str) -> Option<(Metric, usize)> {
     Some((Metric::from_id(m)?, i.parse().ok()?))
 }
 
-/// Text escaped for XML content and attribute values.
-pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// Inline style, so an exported file looks the same anywhere. Every class starts with `lp`,
 /// so the copy inside the page's SVGs styles nothing else on the page. `.lp-line` comes after
 /// the colour classes: a line has their stroke but never their fill (a path under a colour
@@ -893,10 +878,6 @@ mod tests {
 
     #[test]
     fn text_is_escaped() {
-        assert_eq!(
-            esc("a<b & \"c\" 'd'>"),
-            "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;"
-        );
         let mut o = String::new();
         text(&mut o, "lp", 1.0, 2.0, "start", "x < y & z");
         roxmltree::Document::parse(&o).expect("escaped text parses");
