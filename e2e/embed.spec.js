@@ -77,7 +77,7 @@ test('the Embed dialog gives a snippet that reopens this view', async ({ page, c
   await dialog.getByLabel('Show the sandbox buttons').check();
   const html = await dialog.getByLabel('Embed snippet').inputValue();
   expect(html).toMatch(/^<iframe src="[^"]*\?embed&amp;preset=delayed-before-new&amp;policy=[^"]*&amp;step=3&amp;sandbox"/);
-  expect(html).toContain('sandbox="allow-scripts allow-same-origin allow-downloads"');
+  expect(html).toContain('sandbox="allow-scripts allow-same-origin"');
   await shot(page, 'embed-dialog');
   // A modal: Tab wraps around its controls, and no key steps the run behind the backdrop.
   await dialog.getByRole('button', { name: 'Close' }).focus();

@@ -144,7 +144,7 @@ pub fn snippet(state: &AppState, app_url: &str, autoplay: bool, sandbox: bool) -
     let title = format!("Fencing Lab: {}", state.current().title);
     let html = format!(
         "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"{height}\" loading=\"lazy\" \
-         sandbox=\"allow-scripts allow-same-origin allow-downloads\" \
+         sandbox=\"allow-scripts allow-same-origin\" \
          style=\"border:1px solid #ccd; border-radius:8px\"></iframe>",
         escape(&src),
         escape(&title)

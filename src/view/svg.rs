@@ -542,7 +542,7 @@ mod tests {
         timeline_svg(&layout::layout(&run), &s.title, "variant <fenced> & more")
     }
 
-    /// Every text node and attribute value of the document, parsed.
+    /// Every text node of the document, parsed.
     fn texts(doc: &roxmltree::Document) -> Vec<String> {
         doc.descendants()
             .filter_map(|n| n.text())

@@ -61,6 +61,9 @@ pub fn ExplorePanel() -> Html {
         <details class="panel tool explorer">
             {tool_summary("Explore every order", "Let the computer try every order of events in this scenario and find the shortest run that breaks a safety property.")}
             <p class="note">{about}</p>
+            if let Some(why) = explore::nothing_to_explore(&state) {
+                <p class="note" role="status">{why}</p>
+            }
             <dl class="bounds" aria-label="Bounds of the search">
                 for (label, value) in explore::bounds_rows(&bounds) {
                     <div><dt>{label}</dt><dd>{value}</dd></div>
