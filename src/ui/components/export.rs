@@ -157,7 +157,8 @@ fn text_blob(text: &str, mime: &str) -> Result<Blob, String> {
     Blob::new_with_str_sequence_and_options(&parts, &opts).map_err(js_text)
 }
 
-fn download_text(text: &str, mime: &str, name: &str) -> Result<(), String> {
+/// Download `text` as a file `name` of type `mime` (also the lab's chart export).
+pub(super) fn download_text(text: &str, mime: &str, name: &str) -> Result<(), String> {
     download_blob(&text_blob(text, mime)?, name)
 }
 

@@ -8,10 +8,8 @@ use crate::view::lab::{Field, LabMsg, LabPanel, GROUPS};
 use crate::view::plot::{self, Chart, Mode};
 use gloo_timers::callback::Timeout;
 use std::rc::Rc;
-use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{
-    Blob, BlobPropertyBag, Element, HtmlElement, HtmlInputElement, HtmlSelectElement, Url,
-};
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 /// Runs per slice: a few milliseconds of work, then the page gets a turn.
@@ -23,28 +21,6 @@ impl Reducible for LabPanel {
     fn reduce(self: Rc<Self>, msg: LabMsg) -> Rc<Self> {
         reduce_with(self, |s| s.apply(msg))
     }
-}
-
-/// Save `text` as a file through a temporary `<a download>` on an object URL (no popup).
-fn download(name: &str, text: &str) -> Option<()> {
-    let doc = web_sys::window()?.document()?;
-    let opts = BlobPropertyBag::new();
-    opts.set_type("image/svg+xml");
-    let parts = js_sys::Array::of1(&JsValue::from_str(text));
-    let blob = Blob::new_with_str_sequence_and_options(&parts, &opts).ok()?;
-    let url = Url::create_object_url_with_blob(&blob).ok()?;
-    let a = doc.create_element("a").ok()?;
-    a.set_attribute("href", &url).ok()?;
-    a.set_attribute("download", name).ok()?;
-    doc.body()?.append_child(&a).ok()?;
-    a.dyn_ref::<HtmlElement>()?.click();
-    a.remove();
-    // Revoked once the download has surely begun.
-    Timeout::new(5_000, move || {
-        let _ = Url::revoke_object_url(&url);
-    })
-    .forget();
-    Some(())
 }
 
 /// The point under a click or key press inside a chart, from its `data-pt`.
@@ -197,7 +173,7 @@ pub fn Lab() -> Html {
             let export = {
                 let (name, text) = (plot::file_name(c), plot::plot_svg(c));
                 Callback::from(move |_: MouseEvent| {
-                    download(&name, &text);
+                    let _ = super::export::download_text(&text, "image/svg+xml", &name);
                 })
             };
             let h = format!("lab-{}-h", c.kind.id());
