@@ -3,9 +3,9 @@
 
 use crate::ui::state::AppCtx;
 use crate::view::state::{shortcut, Msg};
+use gloo_events::{EventListener, EventListenerOptions};
 use gloo_timers::callback::{Interval, Timeout};
 use std::rc::Rc;
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 use yew::prelude::*;
@@ -28,35 +28,33 @@ pub fn use_keyboard(state: &AppCtx) {
     let dispatcher = state.dispatcher();
     let help_open = state.help_open;
     use_effect_with(help_open, move |&help_open| {
-        let document = web_sys::window().and_then(|w| w.document());
-        let listener =
-            Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| {
-                let tag = e
-                    .target()
-                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                    .map(|el| el.tag_name().to_ascii_lowercase())
-                    .unwrap_or_default();
-                let in_field = matches!(tag.as_str(), "input" | "select" | "textarea");
-                let on_button = matches!(tag.as_str(), "button" | "a" | "summary");
-                let modified = e.ctrl_key() || e.meta_key() || e.alt_key();
-                if let Some(msg) = shortcut(&e.key(), in_field, on_button, modified, help_open) {
-                    e.prevent_default();
-                    dispatcher.dispatch(msg);
-                }
-            });
-        if let Some(d) = &document {
-            let _ =
-                d.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
-        }
-        move || {
-            if let Some(d) = &document {
-                let _ = d.remove_event_listener_with_callback(
-                    "keydown",
-                    listener.as_ref().unchecked_ref(),
-                );
-            }
-            drop(listener);
-        }
+        // Removed when the effect is cleaned up (the listener is dropped).
+        let listener = web_sys::window().and_then(|w| w.document()).map(|d| {
+            EventListener::new_with_options(
+                &d,
+                "keydown",
+                EventListenerOptions::enable_prevent_default(),
+                move |e| {
+                    let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+                        return;
+                    };
+                    let tag = e
+                        .target()
+                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                        .map(|el| el.tag_name().to_ascii_lowercase())
+                        .unwrap_or_default();
+                    let in_field = matches!(tag.as_str(), "input" | "select" | "textarea");
+                    let on_button = matches!(tag.as_str(), "button" | "a" | "summary");
+                    let modified = e.ctrl_key() || e.meta_key() || e.alt_key();
+                    if let Some(msg) = shortcut(&e.key(), in_field, on_button, modified, help_open)
+                    {
+                        e.prevent_default();
+                        dispatcher.dispatch(msg);
+                    }
+                },
+            )
+        });
+        move || drop(listener)
     });
 }
 
@@ -66,7 +64,6 @@ pub fn use_keyboard(state: &AppCtx) {
 pub fn use_link(state: &AppCtx) {
     let dispatcher = state.dispatcher();
     use_effect_with((), move |_| {
-        let window = web_sys::window();
         let open = move || {
             let hash = web_sys::window()
                 .and_then(|w| w.location().hash().ok())
@@ -76,20 +73,9 @@ pub fn use_link(state: &AppCtx) {
             }
         };
         open();
-        let listener = Closure::<dyn Fn()>::new(open);
-        if let Some(w) = &window {
-            let _ =
-                w.add_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref());
-        }
-        move || {
-            if let Some(w) = &window {
-                let _ = w.remove_event_listener_with_callback(
-                    "hashchange",
-                    listener.as_ref().unchecked_ref(),
-                );
-            }
-            drop(listener);
-        }
+        let listener =
+            web_sys::window().map(|w| EventListener::new(&w, "hashchange", move |_| open()));
+        move || drop(listener)
     });
 }
 

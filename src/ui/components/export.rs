@@ -9,6 +9,7 @@ use crate::ui::state::use_app;
 use crate::view::file;
 use crate::view::state::Msg;
 use crate::view::svg;
+use gloo_events::{EventListener, EventListenerOptions};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
@@ -77,33 +78,25 @@ pub fn Export() -> Html {
         // open the file in place of the app, and the run would be lost.
         let d = d.clone();
         use_effect_with((), move |_| {
-            let document = web_sys::window().and_then(|w| w.document());
-            let over = Closure::<dyn Fn(DragEvent)>::new(|e: DragEvent| e.prevent_default());
-            let drop = Closure::<dyn Fn(DragEvent)>::new(move |e: DragEvent| {
-                e.prevent_default();
-                let file = e
-                    .data_transfer()
-                    .and_then(|t| t.files())
-                    .and_then(|f| f.get(0));
-                if let Some(f) = file {
-                    read_and_import(f.into(), d.clone());
-                }
+            let listeners = web_sys::window().and_then(|w| w.document()).map(|doc| {
+                let active = EventListenerOptions::enable_prevent_default();
+                let over = EventListener::new_with_options(&doc, "dragover", active, |e| {
+                    e.prevent_default()
+                });
+                let drop = EventListener::new_with_options(&doc, "drop", active, move |e| {
+                    e.prevent_default();
+                    let file = e
+                        .dyn_ref::<DragEvent>()
+                        .and_then(|e| e.data_transfer())
+                        .and_then(|t| t.files())
+                        .and_then(|f| f.get(0));
+                    if let Some(f) = file {
+                        read_and_import(f.into(), d.clone());
+                    }
+                });
+                (over, drop)
             });
-            if let Some(doc) = &document {
-                let _ =
-                    doc.add_event_listener_with_callback("dragover", over.as_ref().unchecked_ref());
-                let _ = doc.add_event_listener_with_callback("drop", drop.as_ref().unchecked_ref());
-            }
-            move || {
-                if let Some(doc) = &document {
-                    let _ = doc.remove_event_listener_with_callback(
-                        "dragover",
-                        over.as_ref().unchecked_ref(),
-                    );
-                    let _ = doc
-                        .remove_event_listener_with_callback("drop", drop.as_ref().unchecked_ref());
-                }
-            }
+            move || drop(listeners)
         });
     }
     let (status_class, status) = match &state.file_status {
