@@ -854,6 +854,15 @@ fn render_text(run: &mut Run, report: &Report, verdict: &Verdict) -> String {
             ]);
         }
         o.push_str(&table(&rows));
+        // A request decided again (a duplicate, a retry under its name): each verdict counts.
+        for r in report.redelivered() {
+            let all: Vec<String> = r
+                .verdicts
+                .iter()
+                .map(|v| format!("t={} {}", v.at, v.word()))
+                .collect();
+            let _ = writeln!(o, "  {} was delivered again: {}", r.id, all.join("; "));
+        }
     }
 
     o.push_str("\nViolations\n");

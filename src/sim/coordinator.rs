@@ -23,10 +23,25 @@ pub struct Holder {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct PendingGrant {
     pub worker: String,
+    /// The acquire it answers.
+    pub req: u32,
     pub token: Token,
     pub generation: u32,
     pub awaiting: Vec<String>,
+    /// By the coordinator's clock: when unacknowledged fences are sent again.
+    pub retry_at_local: i64,
 }
+
+/// A worker waiting for a lock, and the acquire its grant will answer.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Waiter {
+    pub worker: String,
+    pub req: u32,
+}
+
+/// Fence-on-acquire sends an unacknowledged fence again after this many ticks of its clock:
+/// one lost message must not hold the lock for ever.
+pub const FENCE_RETRY: Tick = 3;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct LockState {
@@ -35,7 +50,7 @@ pub struct LockState {
     pub issuer: Issuer,
     pub holder: Option<Holder>,
     pub pending: Option<PendingGrant>,
-    pub queue: Vec<String>,
+    pub queue: Vec<Waiter>,
     /// Resources that must register a new token before its grant is announced.
     pub fenced: Vec<String>,
 }
@@ -76,7 +91,7 @@ impl Coordinator {
         let replica = self.replica;
         let reply_to = Node::Worker(from.to_string());
         match msg {
-            Message::Acquire { lock } => {
+            Message::Acquire { lock, req } => {
                 let Some(l) = self.locks.get_mut(&lock) else {
                     return;
                 };
@@ -91,20 +106,24 @@ impl Coordinator {
                             token,
                             ttl,
                             generation,
+                            req,
                         },
                     );
                 } else if l.holder.is_none() && l.pending.is_none() {
-                    l.queue.retain(|w| w != from);
-                    grant(l, from, local, replica, ghost, out);
+                    l.queue.retain(|w| w.worker != from);
+                    grant(l, from, req, local, replica, ghost, out);
                 } else {
-                    if !l.queue.iter().any(|w| w == from) {
-                        l.queue.push(from.to_string());
-                    }
+                    // Waiting already: the newest acquire is the one its grant will answer.
+                    l.queue.retain(|w| w.worker != from);
+                    l.queue.push(Waiter {
+                        worker: from.to_string(),
+                        req,
+                    });
                     out.emit(Note::new(EventKind::AcquireQueued { lock: lock.clone() }));
-                    out.send(reply_to, Message::Queued { lock });
+                    out.send(reply_to, Message::Queued { lock, req });
                 }
             }
-            Message::Renew { lock, token } => {
+            Message::Renew { lock, token, req } => {
                 let Some(l) = self.locks.get_mut(&lock) else {
                     return;
                 };
@@ -121,14 +140,22 @@ impl Coordinator {
                         });
                         out.emit(note.token(&token).generation(Some(h.generation)));
                         let ttl = l.ttl;
-                        out.send(reply_to, Message::Renewed { lock, token, ttl });
+                        out.send(
+                            reply_to,
+                            Message::Renewed {
+                                lock,
+                                token,
+                                ttl,
+                                req,
+                            },
+                        );
                     }
                     None => {
                         out.emit(
                             Note::new(EventKind::RenewalDenied { lock: lock.clone() })
                                 .token(&token),
                         );
-                        out.send(reply_to, Message::RenewDenied { lock });
+                        out.send(reply_to, Message::RenewDenied { lock, token, req });
                     }
                 }
             }
@@ -166,11 +193,32 @@ impl Coordinator {
         }
     }
 
-    /// Expire leases whose time has come by this node's clock, and grant to whoever waits.
+    /// Expire leases whose time has come by this node's clock, grant to whoever waits, and
+    /// send fences again that were not acknowledged in time.
     pub fn tick(&mut self, now: Tick, ghost: &mut Ghost, out: &mut Out) {
         let local = self.local(now);
         let replica = self.replica;
         for l in self.locks.values_mut() {
+            if let Some(p) = l.pending.as_mut().filter(|p| local >= p.retry_at_local) {
+                p.retry_at_local = local + FENCE_RETRY as i64;
+                out.emit(
+                    Note::new(EventKind::FenceRetried {
+                        lock: l.name.clone(),
+                        resources: p.awaiting.clone(),
+                    })
+                    .token(&p.token)
+                    .generation(Some(p.generation)),
+                );
+                for r in &p.awaiting {
+                    out.send(
+                        Node::Resource(r.clone()),
+                        Message::Fence {
+                            lock: l.name.clone(),
+                            token: p.token.clone(),
+                        },
+                    );
+                }
+            }
             if l.holder.as_ref().is_some_and(|h| local >= h.expires_local) {
                 let h = l.holder.take().expect("checked");
                 out.emit(
@@ -202,6 +250,8 @@ impl Coordinator {
     }
 
     /// The lock table and counters go back to the snapshot; epoch issuers move to a new epoch.
+    /// A restore is an ownership change like any other: the snapshot's holders, pending
+    /// grants and waiters are stale news, so none is brought back — every owner asks again.
     pub fn restore(&mut self) {
         let Some(b) = self.backup.as_deref().cloned() else {
             return;
@@ -216,7 +266,9 @@ impl Coordinator {
             // The epoch lives outside the snapshot: that is the point of it.
             l.issuer.epoch = epochs.get(name).copied().unwrap_or(l.issuer.epoch);
             l.issuer.bump_epoch();
+            l.holder = None;
             l.pending = None;
+            l.queue.clear();
         }
     }
 
@@ -252,12 +304,13 @@ fn grant_next(l: &mut LockState, local: i64, replica: usize, ghost: &mut Ghost, 
         return;
     }
     let next = l.queue.remove(0);
-    grant(l, &next, local, replica, ghost, out);
+    grant(l, &next.worker, next.req, local, replica, ghost, out);
 }
 
 fn grant(
     l: &mut LockState,
     worker: &str,
+    req: u32,
     local: i64,
     replica: usize,
     ghost: &mut Ghost,
@@ -267,9 +320,11 @@ fn grant(
     let generation = ghost.next_generation(&l.name);
     let p = PendingGrant {
         worker: worker.to_string(),
+        req,
         token: token.clone(),
         generation,
         awaiting: l.fenced.clone(),
+        retry_at_local: local + FENCE_RETRY as i64,
     };
     if p.awaiting.is_empty() {
         announce(l, p, local, ghost, out);
@@ -314,6 +369,7 @@ fn announce(l: &mut LockState, p: PendingGrant, local: i64, ghost: &mut Ghost, o
             token: p.token.clone(),
             ttl: l.ttl,
             generation: p.generation,
+            req: p.req,
         },
     );
     l.holder = Some(Holder {

@@ -1,6 +1,7 @@
 //! What happened: the event log, and metrics that keep the essay's categories apart.
 
 use super::invariant::ViolationKind;
+use super::message::MessageKind;
 use super::request::{Op, Reason};
 use super::time::Tick;
 use super::token::Token;
@@ -59,6 +60,11 @@ pub enum EventKind {
         lock: String,
         resources: Vec<String>,
     },
+    /// Fence-on-acquire: fences not acknowledged in time are sent again.
+    FenceRetried {
+        lock: String,
+        resources: Vec<String>,
+    },
     LeaseRenewed {
         lock: String,
         expires_local: i64,
@@ -110,6 +116,13 @@ pub enum EventKind {
     Restarted,
     ReplyReceived {
         outcome: String,
+    },
+    /// An answer that matches no request the worker is waiting for: logged, never believed.
+    ReplyIgnored {
+        kind: MessageKind,
+        /// The request number it claims to answer.
+        req: u32,
+        why: String,
     },
     Partitioned,
     Healed,
@@ -203,6 +216,11 @@ impl fmt::Display for EventKind {
             FenceStarted { lock, resources } => {
                 write!(f, "fences {} before granting {lock}", resources.join(", "))
             }
+            FenceRetried { lock, resources } => write!(
+                f,
+                "has no acknowledgement yet: fences {} again before granting {lock}",
+                resources.join(", ")
+            ),
             LeaseRenewed {
                 lock,
                 expires_local,
@@ -242,6 +260,9 @@ impl fmt::Display for EventKind {
             Crashed => write!(f, "crashes"),
             Restarted => write!(f, "restarts with no lease"),
             ReplyReceived { outcome } => write!(f, "learns its request was {outcome}"),
+            ReplyIgnored { kind, req, why } => {
+                write!(f, "ignores a {} answering #{req}: {why}", kind.word())
+            }
             Partitioned => write!(f, "is cut off from the coordinator"),
             Healed => write!(f, "reaches the coordinator again"),
             ClockJumped { by, reads } => write!(f, "clock jumps by {by:+} to {reads}"),
@@ -320,6 +341,8 @@ pub struct Metrics {
     pub business_failed: u32,
     pub dedup_replayed: u32,
     pub messages_dropped: u32,
+    /// Answers a worker could not match to a request it was waiting for.
+    pub replies_ignored: u32,
     pub violations: u32,
 }
 
@@ -341,6 +364,7 @@ impl Metrics {
             },
             WriteReplayed { .. } => self.dedup_replayed += 1,
             Dropped { .. } => self.messages_dropped += 1,
+            ReplyIgnored { .. } => self.replies_ignored += 1,
             Violation { .. } => self.violations += 1,
             _ => {}
         }
@@ -367,6 +391,7 @@ impl Metrics {
             ("business failed", self.business_failed),
             ("dedup replayed", self.dedup_replayed),
             ("messages dropped", self.messages_dropped),
+            ("replies ignored", self.replies_ignored),
             ("violations", self.violations),
         ]
     }

@@ -339,7 +339,7 @@ impl Explorer {
             match wk.status {
                 Status::Running => {
                     // A pause matters to a worker that holds a lease: it may outlast it.
-                    if n.used.pauses < b.max_pauses && wk.lease.is_some() {
+                    if n.used.pauses < b.max_pauses && wk.holds_any() {
                         let used = Used {
                             pauses: n.used.pauses + 1,
                             ..n.used
@@ -383,11 +383,14 @@ impl Explorer {
             return false;
         };
         match a {
-            Action::Acquire { .. } => wk.lease.is_none() && wk.acquire_sent_local.is_none(),
+            Action::Acquire { lock, .. } => {
+                let lock = lock.as_deref().unwrap_or(&wk.lock);
+                wk.lease(lock).is_none() && !wk.acquiring(lock)
+            }
             Action::Prepare { .. }
             | Action::Write { .. }
             | Action::Renew { .. }
-            | Action::Release { .. } => wk.lease.is_some(),
+            | Action::Release { .. } => wk.holds_any(),
             _ => true,
         }
     }

@@ -134,6 +134,7 @@ pub fn scenario(p: &LabParams, ttl: Tick, index: u32) -> Scenario {
         lock: None,
         omits_token: false,
         renew_every: Some(renew),
+        durable_retry: false,
     };
     let copy = |name: &str, policy: Policy| ResourceSpec {
         name: name.into(),
@@ -243,7 +244,7 @@ pub fn simulate(p: &LabParams, ttl: Tick, index: u32) -> (Scenario, Vec<Action>,
             let Some(w) = world.worker(name) else {
                 continue;
             };
-            let holds = w.lease.is_some();
+            let holds = w.holds_any();
             let a = match w.status {
                 Status::Running if t == crash_at && holds && crashed_at.is_none() => {
                     crashed_at = Some(world.now);
@@ -277,9 +278,7 @@ pub fn simulate(p: &LabParams, ttl: Tick, index: u32) -> (Scenario, Vec<Action>,
                     }
                     None
                 }
-                Status::Running
-                    if !holds && w.acquire_sent_local.is_none() && t % ttl.max(1) == 0 =>
-                {
+                Status::Running if !holds && !w.acquiring(&w.lock) && t % ttl.max(1) == 0 => {
                     Some(Action::Acquire {
                         worker: name.into(),
                         lock: None,

@@ -35,11 +35,15 @@ impl fmt::Display for Node {
     }
 }
 
+/// Every request to the coordinator carries `req`, a number its sender never reuses (not even
+/// across a crash), and every reply echoes the `req` it answers: that is all a worker has to
+/// tell a reply to its current request from a late duplicate or an answer to an older one.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum Message {
     Acquire {
         lock: String,
+        req: u32,
     },
     /// `generation` is ghost data: the true order of grants, read only by the invariant checker.
     Granted {
@@ -47,21 +51,27 @@ pub enum Message {
         token: Token,
         ttl: Tick,
         generation: u32,
+        req: u32,
     },
     Queued {
         lock: String,
+        req: u32,
     },
     Renew {
         lock: String,
         token: Token,
+        req: u32,
     },
     Renewed {
         lock: String,
         token: Token,
         ttl: Tick,
+        req: u32,
     },
     RenewDenied {
         lock: String,
+        token: Token,
+        req: u32,
     },
     Release {
         lock: String,
@@ -100,6 +110,25 @@ pub enum MessageKind {
     FenceAck,
 }
 
+impl MessageKind {
+    /// The message as a word in a sentence.
+    pub fn word(&self) -> &'static str {
+        match self {
+            MessageKind::Acquire => "acquire",
+            MessageKind::Grant => "grant",
+            MessageKind::Queued => "queued reply",
+            MessageKind::Renew => "renewal",
+            MessageKind::Renewed => "renewal confirmation",
+            MessageKind::RenewDenied => "renewal denial",
+            MessageKind::Release => "release",
+            MessageKind::Write => "write",
+            MessageKind::Reply => "reply",
+            MessageKind::Fence => "fence",
+            MessageKind::FenceAck => "fence acknowledgement",
+        }
+    }
+}
+
 impl Message {
     pub fn kind(&self) -> MessageKind {
         match self {
@@ -123,6 +152,7 @@ impl Message {
             Message::Granted { token, .. }
             | Message::Renew { token, .. }
             | Message::Renewed { token, .. }
+            | Message::RenewDenied { token, .. }
             | Message::Release { token, .. }
             | Message::Fence { token, .. }
             | Message::FenceAck { token, .. } => Some(token),
@@ -140,16 +170,50 @@ impl Message {
         }
     }
 
+    /// The coordinator request a message is or answers (`req`), if any.
+    pub fn req(&self) -> Option<u32> {
+        match self {
+            Message::Acquire { req, .. }
+            | Message::Granted { req, .. }
+            | Message::Queued { req, .. }
+            | Message::Renew { req, .. }
+            | Message::Renewed { req, .. }
+            | Message::RenewDenied { req, .. } => Some(*req),
+            _ => None,
+        }
+    }
+
+    /// Renumber the coordinator request a message is or answers.
+    pub fn set_req(&mut self, to: u32) {
+        match self {
+            Message::Acquire { req, .. }
+            | Message::Granted { req, .. }
+            | Message::Queued { req, .. }
+            | Message::Renew { req, .. }
+            | Message::Renewed { req, .. }
+            | Message::RenewDenied { req, .. } => *req = to,
+            _ => {}
+        }
+    }
+
     /// A short human description: `write A1 (token 41)`.
     pub fn describe(&self) -> String {
         let tok = |t: &Token| format!("token {}", t);
         match self {
-            Message::Acquire { lock } => format!("acquire {lock}"),
-            Message::Granted { lock, token, .. } => format!("grant {lock} ({})", tok(token)),
-            Message::Queued { lock } => format!("queued for {lock}"),
-            Message::Renew { lock, token } => format!("renew {lock} ({})", tok(token)),
-            Message::Renewed { lock, token, .. } => format!("renewed {lock} ({})", tok(token)),
-            Message::RenewDenied { lock } => format!("renewal of {lock} denied"),
+            Message::Acquire { lock, req } => format!("acquire {lock} (#{req})"),
+            Message::Granted {
+                lock, token, req, ..
+            } => format!("grant {lock} ({}, answers #{req})", tok(token)),
+            Message::Queued { lock, req } => format!("queued for {lock} (answers #{req})"),
+            Message::Renew { lock, token, req } => {
+                format!("renew {lock} ({}, #{req})", tok(token))
+            }
+            Message::Renewed {
+                lock, token, req, ..
+            } => format!("renewed {lock} ({}, answers #{req})", tok(token)),
+            Message::RenewDenied { lock, token, req } => {
+                format!("renewal of {lock} denied ({}, answers #{req})", tok(token))
+            }
             Message::Release { lock, token } => format!("release {lock} ({})", tok(token)),
             Message::Write(r) => match &r.token {
                 Some(t) => format!("write {} ({})", r.id, tok(t)),

@@ -4,7 +4,7 @@
 use super::event::{EventKind, Metrics};
 use super::invariant::{Violation, ViolationKind};
 use super::run::Run;
-use super::scenario::Expectation;
+use super::scenario::{Expectation, ExpectedVerdict};
 use super::token::Token;
 use super::world::Overlap;
 use serde::Serialize;
@@ -24,6 +24,19 @@ pub struct RequestReport {
     pub reason: Option<String>,
     pub sent_at: u64,
     pub decided_at: Option<u64>,
+    /// Every verdict a copy of this request received, in order. `outcome` is the first; a
+    /// duplicate delivered later, or each object of a transaction, adds its own.
+    pub verdicts: Vec<VerdictReport>,
+}
+
+/// One resource's decision on one delivery of a request.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct VerdictReport {
+    pub resource: String,
+    /// accepted | rejected | replayed
+    pub outcome: String,
+    pub reason: Option<String>,
+    pub at: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -80,6 +93,7 @@ impl Report {
                         reason: None,
                         sent_at: e.tick,
                         decided_at: None,
+                        verdicts: Vec::new(),
                     });
                 }
                 EventKind::Dropped { .. } => dropped.push(id.clone()),
@@ -89,6 +103,20 @@ impl Report {
                     let Some(r) = requests.iter_mut().find(|r| &r.id == id) else {
                         continue;
                     };
+                    let (resource, outcome, reason) = match &e.kind {
+                        EventKind::WriteAccepted { resource, .. } => (resource, "accepted", None),
+                        EventKind::WriteRejected {
+                            resource, reason, ..
+                        } => (resource, "rejected", Some(reason.as_str().to_string())),
+                        EventKind::WriteReplayed { resource, .. } => (resource, "replayed", None),
+                        _ => unreachable!("matched above"),
+                    };
+                    r.verdicts.push(VerdictReport {
+                        resource: resource.clone(),
+                        outcome: outcome.into(),
+                        reason,
+                        at: e.tick,
+                    });
                     if r.decided_at.is_some() {
                         if let EventKind::WriteAccepted { resource, .. }
                         | EventKind::WriteRejected { resource, .. } = &e.kind
@@ -156,6 +184,17 @@ impl Report {
         }
     }
 
+    /// Requests some copy of which was decided more than once at one resource: a duplicate
+    /// or a retry under the same name delivered again.
+    pub fn redelivered(&self) -> impl Iterator<Item = &RequestReport> {
+        self.requests.iter().filter(|r| {
+            r.verdicts
+                .iter()
+                .enumerate()
+                .any(|(i, v)| r.verdicts[..i].iter().any(|w| w.resource == v.resource))
+        })
+    }
+
     pub fn request(&self, id: &str) -> Option<&RequestReport> {
         self.requests.iter().find(|r| r.id == id)
     }
@@ -183,6 +222,23 @@ impl Report {
                             "request {id}: expected reason {want_reason:?}, got {:?}",
                             r.reason
                         ));
+                    }
+                    if !want.verdicts.is_empty() {
+                        let got: Vec<String> = r.verdicts.iter().map(VerdictReport::word).collect();
+                        let wanted: Vec<String> =
+                            want.verdicts.iter().map(ExpectedVerdict::word).collect();
+                        let same = r.verdicts.len() == want.verdicts.len()
+                            && r.verdicts
+                                .iter()
+                                .zip(&want.verdicts)
+                                .all(|(g, w)| g.meets(w));
+                        if !same {
+                            out.push(format!(
+                                "request {id}: expected verdicts [{}], got [{}]",
+                                wanted.join(", "),
+                                got.join(", ")
+                            ));
+                        }
                     }
                 }
             }
@@ -221,5 +277,25 @@ impl Report {
             }
         }
         out
+    }
+}
+
+impl VerdictReport {
+    /// Matches an expectation: the same outcome, and the reason and resource where it names them.
+    pub fn meets(&self, want: &ExpectedVerdict) -> bool {
+        self.outcome == want.outcome
+            && want
+                .reason
+                .is_none_or(|r| self.reason.as_deref() == Some(r.as_str()))
+            && want.resource.as_ref().is_none_or(|r| r == &self.resource)
+    }
+
+    /// `accepted`, `rejected (stale)`, with the resource: `rejected (stale) at doc`.
+    pub fn word(&self) -> String {
+        let mut w = self.outcome.clone();
+        if let Some(r) = &self.reason {
+            w = format!("{w} ({r})");
+        }
+        format!("{w} at {}", self.resource)
     }
 }

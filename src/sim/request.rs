@@ -41,6 +41,34 @@ pub struct Request {
     pub grant: Option<(String, u32)>,
     /// For one part of a multi-object operation sent as separate writes: every object it covers.
     pub multi: Vec<String>,
+    /// A transaction across authority domains: the token of every other lock the sender
+    /// held for its targets, each with its ghost generation (one token per lock).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<(Token, u32)>,
+}
+
+impl Request {
+    /// The token this request presents at a resource of `lock`: that lock's token when it
+    /// carries one, else its main token (which a resource that binds scope will refuse).
+    pub fn token_for(&self, lock: &str) -> Option<&Token> {
+        self.also
+            .iter()
+            .map(|(t, _)| t)
+            .find(|t| t.lock == lock && self.token.as_ref().is_none_or(|m| m.lock != lock))
+            .or(self.token.as_ref())
+    }
+
+    /// Ghost: the true generation of `lock` the sender acted under (0: no grant of that lock).
+    pub fn generation_for(&self, lock: &str) -> u32 {
+        match &self.grant {
+            Some((l, g)) if l == lock => *g,
+            _ => self
+                .also
+                .iter()
+                .find(|(t, _)| t.lock == lock)
+                .map_or(0, |(_, g)| *g),
+        }
+    }
 }
 
 /// Why a resource refused a request. Fencing reasons are kept apart from business failure.

@@ -273,7 +273,7 @@ impl Resource {
         if let Some(o) = self.recorded(&req.op_id) {
             return Err(Verdict::Replayed(o.clone()));
         }
-        self.fence_check(req.token.as_ref())
+        self.fence_check(req.token_for(&self.lock))
             .map_err(Verdict::Rejected)?;
         self.business_check(&req.op).map_err(Verdict::Rejected)
     }
@@ -318,7 +318,7 @@ impl Resource {
     /// The effect. The token write is a plain assignment: under check-then-write it can move backwards.
     pub fn apply(&mut self, req: &Request) -> Verdict {
         if self.is_fenced() {
-            if let Some(t) = &req.token {
+            if let Some(t) = req.token_for(&self.lock) {
                 if self.policy == Policy::CheckThenWrite {
                     self.data.highest = Some(t.clone());
                 } else if self

@@ -106,6 +106,10 @@ pub struct WorkerSpec {
     pub omits_token: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub renew_every: Option<Tick>,
+    /// Its retry buffer (the last writes sent) survives a crash, as a durable job queue would;
+    /// otherwise a crash loses it with everything else in memory.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub durable_retry: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -192,9 +196,39 @@ pub struct Expectation {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExpectedRequest {
+    /// How its first delivery ended.
     pub outcome: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<Reason>,
+    /// Every verdict, in order, when the story turns on a later copy (a duplicate, a retry).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub verdicts: Vec<ExpectedVerdict>,
+}
+
+/// One expected decision on one delivery.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectedVerdict {
+    pub outcome: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Reason>,
+    /// The resource that decided (any, when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource: Option<String>,
+}
+
+impl ExpectedVerdict {
+    /// The same words as `VerdictReport::word`, without the resource when none is named.
+    pub fn word(&self) -> String {
+        let mut w = self.outcome.clone();
+        if let Some(r) = self.reason {
+            w = format!("{w} ({})", r.as_str());
+        }
+        match &self.resource {
+            Some(r) => format!("{w} at {r}"),
+            None => w,
+        }
+    }
 }
 
 impl Scenario {

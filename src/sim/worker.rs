@@ -6,7 +6,7 @@
 
 use super::effect::{Note, Out};
 use super::event::EventKind;
-use super::message::{Message, Node};
+use super::message::{Message, MessageKind, Node};
 use super::request::{Op, Request};
 use super::time::{Clock, Tick};
 use super::token::Token;
@@ -30,6 +30,30 @@ pub struct Lease {
     pub generation: u32,
     /// By the worker's own clock.
     pub valid_until_local: i64,
+    /// When automatic renewal next sends a renewal, by the worker's own clock.
+    pub renew_at_local: Option<i64>,
+}
+
+/// What a request to the coordinator asked for.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Asked {
+    Acquire,
+    /// Renew the lease that carries this token.
+    Renew(Token),
+}
+
+/// A request to the coordinator still waiting for its answer.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Outstanding {
+    /// The number the request carries and its answer echoes.
+    pub req: u32,
+    pub lock: String,
+    pub asked: Asked,
+    /// When it was sent, by the worker's clock: a lease its answer grants or extends is
+    /// counted from here, never from the answer's arrival. `None` once the coordinator said
+    /// "queued": the grant will come unprompted, after an unknown wait.
+    pub sent_local: Option<i64>,
 }
 
 /// A write as a script or a user asks for it.
@@ -62,17 +86,22 @@ pub struct Worker {
     /// Renew automatically every this many ticks of its clock while holding.
     pub renew_every: Option<Tick>,
     pub partitioned: bool,
-    pub lease: Option<Lease>,
-    pub acquire_sent_local: Option<i64>,
-    pub renew_sent_local: Option<i64>,
-    /// When its clock last saw the lease start or extend: the base for automatic renewal.
-    pub renewed_at_local: Option<i64>,
+    /// One lease per lock it holds, in the order they were granted.
+    pub leases: Vec<Lease>,
+    /// Requests to the coordinator awaiting their answers.
+    pub outstanding: Vec<Outstanding>,
+    /// The next coordinator request number. Kept across a crash (a real client starts a new
+    /// session), so an answer to a request from before the crash matches nothing after it.
+    pub next_req: u32,
     /// Writes prepared and about to be sent.
     pub prepared: Vec<Request>,
-    /// The last writes sent, for retry.
+    /// The last writes sent, for retry. Volatile: lost in a crash unless `durable_retry`.
     pub last_sent: Vec<Request>,
+    /// The retry buffer survives a crash (a durable job queue or outbox), as the scenario declares.
+    pub durable_retry: bool,
     /// Messages that arrived while paused, handled on resume.
     pub inbox: Vec<Message>,
+    /// Request naming (`A1`, `A2`, …); kept across a crash so names stay unique in a run.
     pub seq: u32,
 }
 
@@ -87,66 +116,127 @@ impl Worker {
 
     /// Believes it holds `lock` (a paused worker still believes what it last believed).
     pub fn believes(&self, lock: &str) -> bool {
-        self.status != Status::Crashed && self.lease.as_ref().is_some_and(|l| l.lock == lock)
+        self.status != Status::Crashed && self.lease(lock).is_some()
+    }
+
+    pub fn lease(&self, lock: &str) -> Option<&Lease> {
+        self.leases.iter().find(|l| l.lock == lock)
+    }
+
+    pub fn holds_any(&self) -> bool {
+        !self.leases.is_empty()
+    }
+
+    /// The lease renew and release act on: its own lock's, else the first it holds.
+    pub fn main_lease(&self) -> Option<&Lease> {
+        self.lease(&self.lock).or(self.leases.first())
+    }
+
+    /// Whether an acquire of `lock` is waiting for its answer.
+    pub fn acquiring(&self, lock: &str) -> bool {
+        self.outstanding
+            .iter()
+            .any(|o| o.lock == lock && o.asked == Asked::Acquire)
+    }
+
+    /// Send a request to the coordinator under a fresh number, remembering it until answered.
+    fn ask(&mut self, lock: &str, asked: Asked, now: Tick, out: &mut Out) -> u32 {
+        let req = self.next_req;
+        self.next_req += 1;
+        let sent_local = Some(self.local(now));
+        let lock = lock.to_string();
+        let msg = match &asked {
+            Asked::Acquire => Message::Acquire {
+                lock: lock.clone(),
+                req,
+            },
+            Asked::Renew(token) => Message::Renew {
+                lock: lock.clone(),
+                token: token.clone(),
+                req,
+            },
+        };
+        self.outstanding.push(Outstanding {
+            req,
+            lock,
+            asked,
+            sent_local,
+        });
+        out.send(Node::Coordinator, msg);
+        req
     }
 
     pub fn acquire(&mut self, lock: &str, now: Tick, out: &mut Out) {
-        self.acquire_sent_local = Some(self.local(now));
         out.emit(Note::new(EventKind::AcquireSent {
             lock: lock.to_string(),
         }));
-        out.send(
-            Node::Coordinator,
-            Message::Acquire {
-                lock: lock.to_string(),
-            },
-        );
+        self.ask(lock, Asked::Acquire, now, out);
     }
 
-    /// Build the requests for a write, capturing the token held now.
-    pub fn prepare(&mut self, spec: &WriteSpec, out: &mut Out) {
+    /// The token (and ghost generation) this worker's code attaches for a resource of `lock`:
+    /// that lock's if it holds it, else the one of its own lock it carries around — code with
+    /// one "current token", which is what binding a token to its scope defends against.
+    fn authority_for(&self, lock: &str) -> Option<&Lease> {
+        self.lease(lock).or_else(|| self.main_lease())
+    }
+
+    /// Build the requests for a write, capturing the tokens held now. `locks[i]` is the lock
+    /// guarding `spec.to[i]`: configuration the worker's code knows.
+    pub fn prepare(&mut self, spec: &WriteSpec, locks: &[String], out: &mut Out) {
         self.seq += 1;
         let id = spec
             .label
             .clone()
             .unwrap_or_else(|| format!("{}{}", self.name, self.seq));
         let op_id = spec.op_id.clone().unwrap_or_else(|| id.clone());
-        let token = if self.omits_token {
-            None
-        } else {
-            self.lease.as_ref().map(|l| l.token.clone())
-        };
-        let grant = self.lease.as_ref().map(|l| (l.lock.clone(), l.generation));
-        let base = Request {
-            id: id.clone(),
-            from: self.name.clone(),
-            targets: spec.to.clone(),
-            token: token.clone(),
-            op_id: op_id.clone(),
-            op: spec.op.clone(),
-            grant,
-            multi: Vec::new(),
+        let request_for = |targets: Vec<String>, target_locks: &[String]| {
+            let first = target_locks.first().and_then(|l| self.authority_for(l));
+            let mut also: Vec<(Token, u32)> = Vec::new();
+            for l in target_locks.iter().skip(1) {
+                if let Some(x) = self.lease(l) {
+                    let covered = first.is_some_and(|f| f.lock == x.lock)
+                        || also.iter().any(|(t, _)| t.lock == x.lock);
+                    if !covered {
+                        also.push((x.token.clone(), x.generation));
+                    }
+                }
+            }
+            if self.omits_token {
+                also.clear();
+            }
+            Request {
+                id: id.clone(),
+                from: self.name.clone(),
+                targets,
+                token: first.filter(|_| !self.omits_token).map(|l| l.token.clone()),
+                op_id: op_id.clone(),
+                op: spec.op.clone(),
+                grant: first.map(|l| (l.lock.clone(), l.generation)),
+                multi: Vec::new(),
+                also,
+            }
         };
         self.prepared = if spec.transaction || spec.to.len() == 1 {
-            vec![base]
+            vec![request_for(spec.to.clone(), locks)]
         } else {
             // Separate writes: one request per object, each fenced on its own.
             spec.to
                 .iter()
-                .map(|r| Request {
+                .zip(locks)
+                .map(|(r, l)| Request {
                     id: format!("{id}:{r}"),
-                    targets: vec![r.clone()],
                     multi: spec.to.clone(),
-                    ..base.clone()
+                    ..request_for(vec![r.clone()], std::slice::from_ref(l))
                 })
                 .collect()
         };
+        let first = &self.prepared[0];
         let mut note = Note::new(EventKind::Prepared {
             op: spec.op.clone(),
             targets: spec.to.clone(),
         })
-        .maybe_token(token.as_ref())
-        .generation(self.lease.as_ref().map(|l| l.generation));
+        .maybe_token(first.token.as_ref())
+        .generation(first.grant.as_ref().map(|g| g.1));
         note.op_id = Some(op_id);
         note.request = Some(id);
         out.emit(note);
@@ -188,28 +278,42 @@ impl Worker {
     }
 
     pub fn renew(&mut self, now: Tick, out: &mut Out) {
-        if let Some(l) = &self.lease {
-            self.renew_sent_local = Some(self.local(now));
-            out.send(
-                Node::Coordinator,
-                Message::Renew {
-                    lock: l.lock.clone(),
-                    token: l.token.clone(),
-                },
-            );
+        if let Some(l) = self.main_lease() {
+            let (lock, token) = (l.lock.clone(), l.token.clone());
+            self.renew_lease(&lock, token, now, out);
         }
     }
 
+    fn renew_lease(&mut self, lock: &str, token: Token, now: Tick, out: &mut Out) {
+        self.ask(lock, Asked::Renew(token), now, out);
+    }
+
+    pub fn renewing(&self, lock: &str) -> bool {
+        self.outstanding
+            .iter()
+            .any(|o| o.lock == lock && matches!(o.asked, Asked::Renew(_)))
+    }
+
     pub fn release(&mut self, out: &mut Out) {
-        if let Some(l) = self.lease.take() {
-            out.send(
-                Node::Coordinator,
-                Message::Release {
-                    lock: l.lock,
-                    token: l.token,
-                },
-            );
-        }
+        let Some(i) = self.main_lease().map(|m| {
+            let lock = m.lock.clone();
+            self.leases
+                .iter()
+                .position(|l| l.lock == lock)
+                .expect("held")
+        }) else {
+            return;
+        };
+        let l = self.leases.remove(i);
+        self.outstanding
+            .retain(|o| !(o.lock == l.lock && matches!(o.asked, Asked::Renew(_))));
+        out.send(
+            Node::Coordinator,
+            Message::Release {
+                lock: l.lock,
+                token: l.token,
+            },
+        );
     }
 
     pub fn pause(&mut self, until: Option<Tick>, out: &mut Out) {
@@ -228,13 +332,17 @@ impl Worker {
         self.check_clock(now, out);
     }
 
+    /// Everything in memory is lost: leases, requests awaiting answers, prepared writes,
+    /// mail, and the retry buffer unless the scenario declares it durable.
     pub fn crash(&mut self, out: &mut Out) {
         self.status = Status::Crashed;
-        self.lease = None;
+        self.leases.clear();
+        self.outstanding.clear();
         self.prepared.clear();
         self.inbox.clear();
-        self.acquire_sent_local = None;
-        self.renew_sent_local = None;
+        if !self.durable_retry {
+            self.last_sent.clear();
+        }
         out.emit(Note::new(EventKind::Crashed));
     }
 
@@ -252,6 +360,14 @@ impl Worker {
         }
     }
 
+    /// The outstanding request an answer names, if the worker is still waiting for it.
+    fn answered(&mut self, req: u32, lock: &str, renew: bool) -> Option<Outstanding> {
+        let at = self.outstanding.iter().position(|o| {
+            o.req == req && o.lock == lock && matches!(o.asked, Asked::Renew(_)) == renew
+        })?;
+        Some(self.outstanding.remove(at))
+    }
+
     fn handle(&mut self, now: Tick, msg: Message, out: &mut Out) {
         let local = self.local(now);
         match msg {
@@ -260,11 +376,22 @@ impl Worker {
                 token,
                 ttl,
                 generation,
+                req,
             } => {
-                // Conservative: the lease is counted from when it was asked for.
-                let start = self.acquire_sent_local.take().unwrap_or(local);
+                let Some(asked) = self.answered(req, &lock, false) else {
+                    return ignore(
+                        out,
+                        MessageKind::Grant,
+                        req,
+                        Some(&token),
+                        "it answers no acquire this worker is waiting for",
+                    );
+                };
+                // Counted from when it was asked for: the grant may have been on the way for a
+                // while. A grant after "queued" can only be counted from its arrival.
+                let start = asked.sent_local.unwrap_or(local);
                 let valid_until_local = start + ttl as i64;
-                self.renewed_at_local = Some(start);
+                let renew_at_local = self.renew_every.map(|every| start + every as i64);
                 out.emit(
                     Note::new(EventKind::LeaseAcquired {
                         lock: lock.clone(),
@@ -273,42 +400,77 @@ impl Worker {
                     .token(&token)
                     .generation(Some(generation)),
                 );
-                self.lease = Some(Lease {
+                let lease = Lease {
                     lock,
                     token,
                     generation,
                     valid_until_local,
-                });
-            }
-            Message::Renewed { lock, token, ttl } => {
-                let start = self.renew_sent_local.take().unwrap_or(local);
-                if let Some(l) = self
-                    .lease
-                    .as_mut()
-                    .filter(|l| l.lock == lock && l.token == token)
-                {
-                    l.valid_until_local = start + ttl as i64;
-                    self.renewed_at_local = Some(start);
-                    out.emit(
-                        Note::new(EventKind::LeaseBeliefRenewed {
-                            valid_until_local: l.valid_until_local,
-                        })
-                        .token(&token)
-                        .generation(Some(l.generation)),
-                    );
+                    renew_at_local,
+                };
+                match self.leases.iter_mut().find(|l| l.lock == lease.lock) {
+                    Some(l) => *l = lease,
+                    None => self.leases.push(lease),
                 }
             }
-            Message::RenewDenied { lock } => {
-                self.renew_sent_local = None;
-                if let Some(l) = self.lease.take().filter(|l| l.lock == lock) {
-                    out.emit(
-                        Note::new(EventKind::RenewalFailed {
-                            why: "the coordinator denied it".into(),
-                        })
-                        .token(&l.token)
-                        .generation(Some(l.generation)),
+            Message::Renewed {
+                lock,
+                token,
+                ttl,
+                req,
+            } => {
+                let asked = self.answered(req, &lock, true);
+                let lease = self
+                    .leases
+                    .iter_mut()
+                    .find(|l| l.lock == lock && l.token == token);
+                let (Some(asked), Some(l)) = (asked, lease) else {
+                    return ignore(
+                        out,
+                        MessageKind::Renewed,
+                        req,
+                        Some(&token),
+                        "it answers no renewal of a lease this worker holds",
                     );
+                };
+                let start = asked.sent_local.unwrap_or(local);
+                // An answer to an older renewal never shortens what a newer one established.
+                l.valid_until_local = l.valid_until_local.max(start + ttl as i64);
+                if let Some(every) = self.renew_every {
+                    let next = start + every as i64;
+                    l.renew_at_local = Some(l.renew_at_local.map_or(next, |t| t.max(next)));
                 }
+                out.emit(
+                    Note::new(EventKind::LeaseBeliefRenewed {
+                        valid_until_local: l.valid_until_local,
+                    })
+                    .token(&token)
+                    .generation(Some(l.generation)),
+                );
+            }
+            Message::RenewDenied { lock, token, req } => {
+                let asked = self.answered(req, &lock, true);
+                let held = self
+                    .leases
+                    .iter()
+                    .position(|l| l.lock == lock && l.token == token);
+                let (Some(_), Some(i)) = (asked, held) else {
+                    return ignore(
+                        out,
+                        MessageKind::RenewDenied,
+                        req,
+                        Some(&token),
+                        "it concerns no lease this worker holds",
+                    );
+                };
+                let l = self.leases.remove(i);
+                self.drop_renewals(&l.lock);
+                out.emit(
+                    Note::new(EventKind::RenewalFailed {
+                        why: "the coordinator denied it".into(),
+                    })
+                    .token(&l.token)
+                    .generation(Some(l.generation)),
+                );
             }
             Message::Reply { request, outcome } => {
                 let mut note = Note::new(EventKind::ReplyReceived {
@@ -318,9 +480,29 @@ impl Worker {
                 out.emit(note);
             }
             // Queued: the grant will come later, unprompted; it can only be counted from when it arrives.
-            Message::Queued { .. } => self.acquire_sent_local = None,
+            Message::Queued { lock, req } => {
+                match self
+                    .outstanding
+                    .iter_mut()
+                    .find(|o| o.req == req && o.lock == lock && o.asked == Asked::Acquire)
+                {
+                    Some(o) => o.sent_local = None,
+                    None => ignore(
+                        out,
+                        MessageKind::Queued,
+                        req,
+                        None,
+                        "it answers no acquire this worker is waiting for",
+                    ),
+                }
+            }
             _ => {}
         }
+    }
+
+    fn drop_renewals(&mut self, lock: &str) {
+        self.outstanding
+            .retain(|o| !(o.lock == lock && matches!(o.asked, Asked::Renew(_))));
     }
 
     /// Time passes for a running worker: its lease may run out by its clock, or be due for renewal.
@@ -338,10 +520,16 @@ impl Worker {
 
     fn check_clock(&mut self, now: Tick, out: &mut Out) {
         let local = self.local(now);
-        let Some(l) = &self.lease else { return };
-        if local >= l.valid_until_local {
-            let l = self.lease.take().expect("checked");
-            if self.renew_sent_local.take().is_some() {
+        let mut i = 0;
+        while i < self.leases.len() {
+            if local < self.leases[i].valid_until_local {
+                i += 1;
+                continue;
+            }
+            let l = self.leases.remove(i);
+            let waited = self.renewing(&l.lock);
+            self.drop_renewals(&l.lock);
+            if waited {
                 out.emit(
                     Note::new(EventKind::RenewalFailed {
                         why: "no answer before the lease ran out".into(),
@@ -357,18 +545,30 @@ impl Worker {
                 .token(&l.token)
                 .generation(Some(l.generation)),
             );
-            return;
         }
-        if let Some(every) = self.renew_every {
-            let due = self.renew_sent_local.is_none()
-                && self
-                    .renewed_at_local
-                    .is_some_and(|t| local >= t + every as i64);
-            if due {
-                self.renew(now, out);
-            }
+        let due: Vec<(String, Token)> = self
+            .leases
+            .iter()
+            // One renewal at a time: the next waits for this one's answer or the lease's end.
+            .filter(|l| l.renew_at_local.is_some_and(|t| local >= t) && !self.renewing(&l.lock))
+            .map(|l| (l.lock.clone(), l.token.clone()))
+            .collect();
+        for (lock, token) in due {
+            self.renew_lease(&lock, token, now, out);
         }
     }
+}
+
+/// An answer the worker cannot match to anything it is waiting for: logged, never believed.
+fn ignore(out: &mut Out, kind: MessageKind, req: u32, token: Option<&Token>, why: &str) {
+    out.emit(
+        Note::new(EventKind::ReplyIgnored {
+            kind,
+            req,
+            why: why.to_string(),
+        })
+        .maybe_token(token),
+    );
 }
 
 /// The `:X` part of a multi-object request id, kept on a retry.

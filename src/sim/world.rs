@@ -114,12 +114,12 @@ impl World {
                 omits_token: w.omits_token,
                 renew_every: w.renew_every,
                 partitioned: false,
-                lease: None,
-                acquire_sent_local: None,
-                renew_sent_local: None,
-                renewed_at_local: None,
+                leases: Vec::new(),
+                outstanding: Vec::new(),
+                next_req: 1,
                 prepared: Vec::new(),
                 last_sent: Vec::new(),
+                durable_retry: w.durable_retry,
                 inbox: Vec::new(),
                 seq: 0,
             })
@@ -169,6 +169,14 @@ impl World {
 
     pub fn resource(&self, name: &str) -> Option<&Resource> {
         self.resources.iter().find(|r| r.name == name)
+    }
+
+    /// The lock guarding each named resource (the worker's code knows which lock guards what).
+    fn locks_of(&self, targets: &[String]) -> Vec<String> {
+        targets
+            .iter()
+            .filter_map(|t| self.resource(t).map(|r| r.lock.clone()))
+            .collect()
     }
 
     fn wi(&self, name: &str) -> Result<usize, ActionError> {
@@ -239,7 +247,7 @@ impl World {
                 return refuse(format!("{worker} has sent nothing to retry"));
             }
             Renew { worker } | Release { worker }
-                if self.worker(worker).is_some_and(|w| w.lease.is_none()) =>
+                if self.worker(worker).is_some_and(|w| !w.holds_any()) =>
             {
                 return refuse(format!("{worker} holds no lease"));
             }
@@ -324,7 +332,8 @@ impl World {
             }
             Prepare { worker, write } => {
                 let i = self.wi(worker).expect("checked");
-                self.with_worker(i, log, |w, out| w.prepare(write, out));
+                let locks = self.locks_of(&write.to);
+                self.with_worker(i, log, |w, out| w.prepare(write, &locks, out));
             }
             Send { worker } => {
                 let i = self.wi(worker).expect("checked");
@@ -332,8 +341,9 @@ impl World {
             }
             Write { worker, write } => {
                 let i = self.wi(worker).expect("checked");
+                let locks = self.locks_of(&write.to);
                 self.with_worker(i, log, |w, out| {
-                    w.prepare(write, out);
+                    w.prepare(write, &locks, out);
                     w.send_prepared(out);
                 });
             }
@@ -376,6 +386,21 @@ impl World {
                     EventKind::Healed
                 };
                 self.push(log, worker, Note::new(kind), None);
+                if cut {
+                    // The cut takes what is on the wire with it, both ways, as a broken
+                    // connection does; later sends across it are dropped as they are made.
+                    let crossing: Vec<u32> = self
+                        .network
+                        .in_flight
+                        .iter()
+                        .filter(|e| crosses_cut(e, worker))
+                        .map(|e| e.id)
+                        .collect();
+                    for id in crossing {
+                        let e = self.network.take(id).expect("in flight");
+                        self.note_dropped(log, &e, "lost in the partition");
+                    }
+                }
             }
             ClockJump { node, by } => {
                 let reads = if node == "coordinator" {
@@ -700,7 +725,8 @@ impl World {
                         resource: resource.clone(),
                         because: because.clone(),
                     };
-                    let mut note = Note::new(kind).maybe_token(req.token.as_ref());
+                    let mut note =
+                        Note::new(kind).maybe_token(req.token_for(&self.resources[i].lock));
                     note.op_id = Some(req.op_id.clone());
                     note.request = Some(req.id.clone());
                     self.push(log, &resource, note, None);
@@ -774,9 +800,11 @@ impl World {
                 resource: resource.clone(),
             },
         };
+        let lock = &r.lock;
+        let g = req.generation_for(lock);
         let mut note = Note::new(kind)
-            .maybe_token(req.token.as_ref())
-            .generation(req.grant.as_ref().map(|g| g.1));
+            .maybe_token(req.token_for(lock))
+            .generation((g > 0).then_some(g).or(req.grant.as_ref().map(|g| g.1)));
         note.op_id = Some(req.op_id.clone());
         note.request = Some(req.id.clone());
         self.push(log, &resource, note, None);
@@ -784,10 +812,7 @@ impl World {
 
     /// The true generation a request acted under, as seen from this resource's lock (0: none).
     fn generation_at(&self, ri: usize, req: &Request) -> u32 {
-        match &req.grant {
-            Some((lock, g)) if *lock == self.resources[ri].lock => *g,
-            _ => 0,
-        }
+        req.generation_for(&self.resources[ri].lock)
     }
 
     fn check_applied(&mut self, ri: usize, req: &Request, v: &Verdict, log: &mut Vec<Event>) {
@@ -800,7 +825,6 @@ impl World {
         }
         let r = &self.resources[ri];
         let name = r.name.clone();
-        let fenceable = r.kind.can_fence();
         let lock = r.lock.clone();
         let g = self.generation_at(ri, req);
         let under = |g: u32| {
@@ -810,7 +834,10 @@ impl World {
                 format!("under grant #{g}")
             }
         };
-        if fenceable {
+        // Every destination that can be overwritten, fenceable or not: an email that cannot
+        // check a token still shows its reader the superseded owner's message after the new
+        // owner's. An immutable content key is never replaced: a late writer only adds a key.
+        if !matches!(self.resources[ri].kind, ResourceKind::ContentStore) {
             let newest = self.ghost.newest_applied.get(&name).cloned();
             let latest = self.ghost.latest_grant.get(&lock).copied().unwrap_or(0);
             match &newest {
@@ -864,12 +891,13 @@ impl World {
         if let Verdict::Rejected(reason) = v {
             let lock = self.resources[ri].lock.clone();
             let g = self.generation_at(ri, req);
+            // The coordinator's own record says this sender holds this very grant: whatever
+            // raised the resource's highest token (a restore, a reused counter), the owner is out.
             let current = self
                 .coordinator
                 .holder(&lock)
                 .is_some_and(|h| h.generation == g && h.worker == req.from);
-            let latest = self.ghost.latest_grant.get(&lock).copied().unwrap_or(0);
-            if *reason == Reason::Stale && g > 0 && g == latest && current {
+            if *reason == Reason::Stale && g > 0 && current {
                 let detail = format!(
                     "{} holds the current lease yet its token was refused",
                     req.from
@@ -1086,16 +1114,19 @@ impl World {
             if let Some(h) = &l.holder {
                 times.extend(c.clock.first_tick_reading(h.expires_local, soon));
             }
+            if let Some(p) = &l.pending {
+                times.extend(c.clock.first_tick_reading(p.retry_at_local, soon));
+            }
         }
         for w in &self.workers {
-            match (&w.status, &w.lease) {
-                (Status::Paused { until: Some(t) }, _) => times.push(*t),
-                (Status::Running, Some(l)) => {
-                    times.extend(w.clock.first_tick_reading(l.valid_until_local, soon));
-                    if let (Some(every), Some(base), None) =
-                        (w.renew_every, w.renewed_at_local, w.renew_sent_local)
-                    {
-                        times.extend(w.clock.first_tick_reading(base + every as i64, soon));
+            match &w.status {
+                Status::Paused { until: Some(t) } => times.push(*t),
+                Status::Running => {
+                    for l in &w.leases {
+                        times.extend(w.clock.first_tick_reading(l.valid_until_local, soon));
+                        if let Some(t) = l.renew_at_local.filter(|_| !w.renewing(&l.lock)) {
+                            times.extend(w.clock.first_tick_reading(t, soon));
+                        }
                     }
                 }
                 _ => {}
@@ -1108,14 +1139,15 @@ impl World {
     /// bookkeeping that differs between paths to the same state (metrics, overlap history,
     /// violation details): the explorer's deduplication key.
     pub fn state_key(&self) -> u64 {
+        let w = self.with_canonical_request_numbers();
         let mut h = super::hash::FxHasher::default();
-        self.now.hash(&mut h);
-        self.rng.hash(&mut h);
-        self.coordinator.hash(&mut h);
-        self.workers.hash(&mut h);
-        self.resources.hash(&mut h);
+        w.now.hash(&mut h);
+        w.rng.hash(&mut h);
+        w.coordinator.hash(&mut h);
+        w.workers.hash(&mut h);
+        w.resources.hash(&mut h);
         // Messages as a multiset: ids only say in which order equal messages were sent.
-        let mut flights: Vec<u64> = self
+        let mut flights: Vec<u64> = w
             .network
             .in_flight
             .iter()
@@ -1127,7 +1159,7 @@ impl World {
             .collect();
         flights.sort_unstable();
         flights.hash(&mut h);
-        self.network.spec.hash(&mut h);
+        w.network.spec.hash(&mut h);
         self.ghost.minted.hash(&mut h);
         self.ghost.latest_grant.hash(&mut h);
         self.ghost.newest_applied.hash(&mut h);
@@ -1138,6 +1170,77 @@ impl World {
         kinds.dedup();
         kinds.hash(&mut h);
         h.finish()
+    }
+
+    /// The same world with each worker's coordinator request numbers renamed to their rank
+    /// among the numbers still live (awaiting an answer, on the wire, in a mailbox, in the
+    /// coordinator's queue), and the next number to 0. Numbers are only ever compared for
+    /// equality and fresh ones exceed every live one, so the two worlds have the same futures:
+    /// paths that sent a different number of requests meet again in one state.
+    fn with_canonical_request_numbers(&self) -> World {
+        let mut w = self.clone();
+        let mut live: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+        let mut note =
+            |worker: &str, req: u32| live.entry(worker.to_string()).or_default().push(req);
+        for wk in &w.workers {
+            for o in &wk.outstanding {
+                note(&wk.name, o.req);
+            }
+            for m in &wk.inbox {
+                m.req().into_iter().for_each(|r| note(&wk.name, r));
+            }
+        }
+        for e in &w.network.in_flight {
+            if let (Node::Worker(n), _) | (_, Node::Worker(n)) = (&e.from, &e.to) {
+                e.msg.req().into_iter().for_each(|r| note(n, r));
+            }
+        }
+        for l in w.coordinator.locks.values() {
+            for q in &l.queue {
+                note(&q.worker, q.req);
+            }
+            if let Some(p) = &l.pending {
+                note(&p.worker, p.req);
+            }
+        }
+        for v in live.values_mut() {
+            v.sort_unstable();
+            v.dedup();
+        }
+        let rank = |worker: &str, req: u32| -> u32 {
+            live.get(worker)
+                .and_then(|v| v.binary_search(&req).ok())
+                .map_or(u32::MAX, |i| i as u32)
+        };
+        for wk in &mut w.workers {
+            wk.next_req = 0;
+            for o in &mut wk.outstanding {
+                o.req = rank(&wk.name, o.req);
+            }
+            for m in &mut wk.inbox {
+                if let Some(r) = m.req() {
+                    m.set_req(rank(&wk.name, r));
+                }
+            }
+        }
+        for e in &mut w.network.in_flight {
+            let worker = match (&e.from, &e.to) {
+                (Node::Worker(n), _) | (_, Node::Worker(n)) => n.clone(),
+                _ => continue,
+            };
+            if let Some(r) = e.msg.req() {
+                e.msg.set_req(rank(&worker, r));
+            }
+        }
+        for l in w.coordinator.locks.values_mut() {
+            for q in &mut l.queue {
+                q.req = rank(&q.worker, q.req);
+            }
+            if let Some(p) = &mut l.pending {
+                p.req = rank(&p.worker, p.req);
+            }
+        }
+        w
     }
 
     /// Whether anything is still to happen without new input: messages in flight, checks unfinished.
@@ -1152,5 +1255,13 @@ impl World {
     /// The kind of resource, for display.
     pub fn resource_kind(&self, name: &str) -> Option<&ResourceKind> {
         self.resource(name).map(|r| &r.kind)
+    }
+}
+
+/// A message between `worker` and the coordinator, either way: what a partition cuts.
+fn crosses_cut(e: &Envelope, worker: &str) -> bool {
+    match (&e.from, &e.to) {
+        (Node::Worker(w), Node::Coordinator) | (Node::Coordinator, Node::Worker(w)) => w == worker,
+        _ => false,
     }
 }

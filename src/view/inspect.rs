@@ -3,6 +3,7 @@
 use super::text;
 use crate::sim::report::Report;
 use crate::sim::run::Run;
+use crate::sim::worker::Asked;
 use crate::sim::World;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,7 +60,8 @@ pub fn world_sections(w: &World) -> Vec<Section> {
         }
         rows.push(row(format!("{name}: issuer"), l.issuer.describe()));
         if !l.queue.is_empty() {
-            rows.push(row(format!("{name}: waiting"), l.queue.join(", ")));
+            let waiting: Vec<&str> = l.queue.iter().map(|q| q.worker.as_str()).collect();
+            rows.push(row(format!("{name}: waiting"), waiting.join(", ")));
         }
         if let Some(p) = &l.pending {
             rows.push(row(
@@ -85,18 +87,29 @@ pub fn world_sections(w: &World) -> Vec<Section> {
 
     for wk in &w.workers {
         let mut rows = vec![row("state", text::status(&wk.status))];
-        match &wk.lease {
-            Some(l) => {
-                rows.push(row(
-                    "token it holds",
-                    format!("{} ({})", l.token.short(), l.lock),
-                ));
-                rows.push(row(
-                    "believes valid until (its clock)",
-                    l.valid_until_local.to_string(),
-                ));
-            }
-            None => rows.push(row("token it holds", "none")),
+        if wk.leases.is_empty() {
+            rows.push(row("token it holds", "none"));
+        }
+        for l in &wk.leases {
+            rows.push(row(
+                "token it holds",
+                format!("{} ({})", l.token.short(), l.lock),
+            ));
+            rows.push(row(
+                "believes valid until (its clock)",
+                l.valid_until_local.to_string(),
+            ));
+        }
+        if !wk.outstanding.is_empty() {
+            let asked: Vec<String> = wk
+                .outstanding
+                .iter()
+                .map(|o| match &o.asked {
+                    Asked::Acquire => format!("#{} acquire {}", o.req, o.lock),
+                    Asked::Renew(t) => format!("#{} renew {} ({})", o.req, o.lock, t.short()),
+                })
+                .collect();
+            rows.push(row("waiting for answers to", asked.join(", ")));
         }
         rows.push(row("its clock reads", wk.local(w.now).to_string()));
         if wk.partitioned {

@@ -390,7 +390,11 @@ fn place(e: &Event, lane_of: &dyn Fn(&str) -> Option<usize>) -> Option<Place> {
             own(LABEL_W.max(chars as i32 * 6 + 10))
         }
         RenewalFailed { .. } | ClockJumped { .. } => own(LABEL_W),
-        LeaseGranted { .. } | LeaseExpired { .. } | FenceStarted { .. } => own(LABEL_W),
+        LeaseGranted { .. }
+        | LeaseExpired { .. }
+        | FenceStarted { .. }
+        | FenceRetried { .. }
+        | ReplyIgnored { .. } => own(LABEL_W),
         CoordinatorRestarted { .. }
         | CoordinatorRestored
         | CoordinatorBackedUp
@@ -887,9 +891,10 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
             }
             for wk in &w.workers {
                 let Some(l) = lane_of(&wk.name) else { continue };
+                // One belief bar per lane: the lease granted last.
                 let truth = wk
-                    .lease
-                    .as_ref()
+                    .leases
+                    .last()
                     .filter(|_| wk.status != Status::Crashed)
                     .map(|le| le.token.short());
                 let ours = beliefs.get(&l).map(|o| o.key.clone());
@@ -897,7 +902,7 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
                     if let Some(o) = beliefs.remove(&l) {
                         close(&mut tl, l, BarKind::Belief, o, xe, s);
                     }
-                    if let (Some(t), Some(le)) = (truth, &wk.lease) {
+                    if let (Some(t), Some(le)) = (truth, wk.leases.last()) {
                         beliefs.insert(l, belief_open(xe, &le.lock, &wk.name, Some(&t), s));
                     }
                 }
@@ -1248,6 +1253,28 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
                     format!("fail-over → {}", replica + 1),
                     title,
                     "m-node",
+                    recent,
+                ),
+                FenceRetried { .. } => mark(
+                    &mut tl,
+                    lane,
+                    x,
+                    &lanes,
+                    "▣",
+                    "fence again".into(),
+                    title,
+                    "m-warn",
+                    recent,
+                ),
+                ReplyIgnored { kind, .. } => mark(
+                    &mut tl,
+                    lane,
+                    x,
+                    &lanes,
+                    "∅",
+                    format!("ignored {}", kind.word()),
+                    title,
+                    "m-minor",
                     recent,
                 ),
                 FenceStarted { .. } => mark(
