@@ -293,7 +293,9 @@ impl Scenario {
                 return Err(format!("{path}.worker: no worker named “{w}”"));
             }
             match a {
-                Action::Acquire { lock: Some(l), .. } if !lock_ok(l) => {
+                Action::Acquire { lock: Some(l), .. } | Action::Await { lock: Some(l), .. }
+                    if !lock_ok(l) =>
+                {
                     return Err(format!("{path}.lock: no lock named “{l}”"));
                 }
                 Action::Write { write, .. } | Action::Prepare { write, .. } => {
