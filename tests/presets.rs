@@ -231,3 +231,118 @@ fn await_is_refused_for_a_paused_worker_and_when_nothing_will_grant() {
     let err = run.act(await_a(None)).unwrap_err();
     assert!(err.0.contains("paused"), "{err}");
 }
+
+/// The narration at each script step of a run, in order.
+fn narrations(mut run: Run) -> Vec<String> {
+    let mut out = Vec::new();
+    while run.step_forward().expect("the script runs") {
+        out.push(run.narration().expect("a script step").to_string());
+    }
+    out
+}
+
+#[test]
+fn narration_speaks_of_fence_on_acquire_only_under_it() {
+    let mut failures = Vec::new();
+    for s in presets::all() {
+        let variants: Vec<Option<&Variant>> = std::iter::once(None)
+            .chain(s.variants.iter().map(Some))
+            .collect();
+        for p in Policy::ALL
+            .into_iter()
+            .filter(|p| *p != Policy::FenceOnAcquire)
+        {
+            for v in &variants {
+                for (i, say) in narrations(under(&s, *v, p)).iter().enumerate() {
+                    if say.to_lowercase().contains("fence-on-acquire") {
+                        let name = v.map_or("as written", |v| v.name.as_str());
+                        failures.push(format!(
+                            "{} / {name} under {}, step {}: {say}",
+                            s.id,
+                            p.as_str(),
+                            i + 1
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn the_paused_writers_narration_follows_the_policy() {
+    let s = presets::get("paused-writer").unwrap();
+    let unfenced = narrations(Run::new(&s, s.variant("unfenced")));
+    let fenced = narrations(Run::new(&s, s.variant("highest-seen")));
+    // Step 8: only a fenced resource records the highest token.
+    assert!(fenced[7].contains("records 42"), "{}", fenced[7]);
+    assert!(!unfenced[7].contains("records 42"), "{}", unfenced[7]);
+    assert_ne!(unfenced[7], fenced[7]);
+    // Step 10: the verdict itself.
+    assert!(
+        unfenced[9].contains("41 is accepted") && unfenced[9].contains("stale overwrite"),
+        "{}",
+        unfenced[9]
+    );
+    assert!(
+        fenced[9].contains("rejected as stale") && fenced[9].contains("B's report survives"),
+        "{}",
+        fenced[9]
+    );
+    // The same words under every fencing policy, as the run shows.
+    for p in [
+        Policy::Strict,
+        Policy::CheckThenWrite,
+        Policy::FenceOnAcquire,
+    ] {
+        let n = narrations(under(&s, None, p));
+        assert!(
+            n[9].contains("rejected as stale"),
+            "{}: {}",
+            p.as_str(),
+            n[9]
+        );
+    }
+    assert!(narrations(under(&s, None, Policy::Unfenced))[9].contains("41 is accepted"));
+}
+
+#[test]
+fn say_if_picks_the_variant_then_the_policy_then_say() {
+    let json = |say_if: &str| {
+        format!(
+            r#"{{ "version": 1, "id": "t", "title": "t",
+              "locks": [{{ "name": "l", "ttl": 5 }}], "workers": [{{ "name": "A" }}],
+              "resources": [{{ "name": "r", "kind": {{ "store": {{}} }} }}],
+              "script": [{{ "say": "plain", "say_if": {say_if}, "do": [{{ "do": "advance", "ticks": 1 }}] }}],
+              "variants": [{{ "name": "open", "policy": "unfenced" }}, {{ "name": "shut", "policy": "strict" }}] }}"#
+        )
+    };
+    let s = Scenario::from_json(&json(
+        r#"[{ "policy": "unfenced", "say": "by policy" }, { "variant": "open", "say": "by variant" }]"#,
+    ))
+    .unwrap();
+    let said = |v: Option<&str>, p: Option<Policy>| {
+        let mut base = s.clone();
+        if let Some(p) = p {
+            base.policy = p;
+        }
+        let mut run = Run::new(&base, v.and_then(|v| s.variant(v)));
+        run.step_forward().unwrap();
+        run.narration().unwrap().to_string()
+    };
+    assert_eq!(said(Some("open"), None), "by variant");
+    assert_eq!(said(Some("shut"), None), "plain");
+    assert_eq!(said(None, Some(Policy::Unfenced)), "by policy");
+    assert_eq!(said(None, None), "plain");
+    // The file names what is wrong.
+    let e = Scenario::from_json(&json(r#"[{ "variant": "ajar", "say": "x" }]"#)).unwrap_err();
+    assert!(e.contains("script[0].say_if[0].variant"), "{e}");
+    let e = Scenario::from_json(&json(
+        r#"[{ "variant": "open", "policy": "strict", "say": "x" }]"#,
+    ))
+    .unwrap_err();
+    assert!(e.contains("script[0].say_if[0]"), "{e}");
+    let e = Scenario::from_json(&json(r#"[{ "say": "x" }]"#)).unwrap_err();
+    assert!(e.contains("script[0].say_if[0]"), "{e}");
+}
