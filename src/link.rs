@@ -416,6 +416,20 @@ fn encode_action(w: &mut Writer, world: &World, a: &Action) {
                 out.varint(widx(worker)? as u64);
                 out.varint(*t);
             }
+            Await {
+                worker,
+                lock,
+                within,
+            } => {
+                // Worker, then lock and bound, each 0 when not given (else index or ticks + 1).
+                out.byte(25);
+                out.varint(widx(worker)? as u64);
+                out.varint(match lock {
+                    None => 0,
+                    Some(l) => world.coordinator.locks.keys().position(|k| k == l)? as u64 + 1,
+                });
+                out.varint(within.map_or(0, |t| t + 1));
+            }
             Deliver { msg } => {
                 out.byte(21);
                 out.varint(by_id(msg)? as u64);
@@ -514,6 +528,30 @@ fn decode_action(r: &mut Reader, world: &World) -> Result<Action, Option<String>
             worker: worker(r)?,
             ticks: Some(r.varint().ok_or(None)?),
         },
+        25 => {
+            let worker = worker(r)?;
+            let lock = match r.varint().ok_or(None)? as usize {
+                0 => None,
+                n => Some(
+                    world
+                        .coordinator
+                        .locks
+                        .keys()
+                        .nth(n - 1)
+                        .cloned()
+                        .ok_or_else(|| Some(format!("no lock number {}", n - 1)))?,
+                ),
+            };
+            let within = match r.varint().ok_or(None)? {
+                0 => None,
+                t => Some(t - 1),
+            };
+            Await {
+                worker,
+                lock,
+                within,
+            }
+        }
         21 => Deliver { msg: msg(r)? },
         22 => Hold {
             msg: msg(r)?,

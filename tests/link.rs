@@ -126,3 +126,53 @@ proptest! {
         prop_assert_eq!(again.world(), run.world());
     }
 }
+
+#[test]
+fn an_await_travels_in_a_few_bytes_and_replays() {
+    let s = presets::get("paused-writer").unwrap();
+    let mut run = Run::new(&s, None);
+    let plain = link_of(&run).encode();
+    run.act(Action::Acquire {
+        worker: "A".into(),
+        lock: None,
+    })
+    .unwrap();
+    let acquired = link_of(&run).encode();
+    for a in [
+        Action::Await {
+            worker: "A".into(),
+            lock: None,
+            within: None,
+        },
+        Action::Await {
+            worker: "B".into(),
+            lock: Some("report-lock".into()),
+            within: Some(30),
+        },
+    ] {
+        if matches!(&a, Action::Await { worker, .. } if worker == "B") {
+            run.act(Action::Advance { ticks: 10 }).unwrap();
+            run.act(Action::Acquire {
+                worker: "B".into(),
+                lock: None,
+            })
+            .unwrap();
+        }
+        run.act(a).unwrap();
+    }
+    let link = link_of(&run);
+    let text = link.encode();
+    // Five actions in short form: a handful of bytes each, not their JSON.
+    assert!(
+        text.len() <= plain.len() + 24,
+        "{} vs {} characters",
+        text.len(),
+        plain.len()
+    );
+    assert!(acquired.len() < text.len());
+    let back = Link::decode(&text).expect("decodes");
+    assert_eq!(back.actions, link.actions);
+    let back = back.to_run().expect("replays");
+    assert_eq!(back.world(), run.world());
+    assert!(back.events().eq(run.events()));
+}

@@ -2,7 +2,8 @@
 
 use fencing_lab::presets;
 use fencing_lab::sim::report::Report;
-use fencing_lab::sim::Run;
+use fencing_lab::sim::scenario::Variant;
+use fencing_lab::sim::{Action, Policy, Reason, Run, Scenario, World};
 
 #[test]
 fn every_preset_meets_its_stated_outcome_under_each_variant() {
@@ -72,4 +73,276 @@ fn preset_files_round_trip_through_the_scenario_format() {
             fencing_lab::sim::Scenario::from_json(&s.to_json()).expect("exported preset parses");
         assert_eq!(back, s, "{}", s.id);
     }
+}
+
+/// The scenario a run under `policy` starts from: the preset as written, or one of its
+/// variants with the policy replaced (its other settings kept).
+fn under(s: &Scenario, v: Option<&Variant>, policy: Policy) -> Run {
+    match v {
+        Some(v) => {
+            let mut v = v.clone();
+            v.policy = Some(policy);
+            Run::new(s, Some(&v))
+        }
+        None => {
+            let mut s = s.clone();
+            s.policy = policy;
+            Run::new(&s, None)
+        }
+    }
+}
+
+#[test]
+fn every_preset_runs_under_every_policy() {
+    let mut failures = Vec::new();
+    for s in presets::all() {
+        let variants: Vec<Option<&Variant>> = std::iter::once(None)
+            .chain(s.variants.iter().map(Some))
+            .collect();
+        for p in Policy::ALL {
+            for v in &variants {
+                let mut run = under(&s, *v, p);
+                if let Err(e) = run.run_script() {
+                    let name = v.map_or("as written", |v| v.name.as_str());
+                    failures.push(format!("{} / {name} under {}: {e}", s.id, p.as_str()));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn the_paused_writer_under_fence_on_acquire_keeps_bs_report() {
+    let s = presets::get("paused-writer").unwrap();
+    let mut run = under(&s, None, Policy::FenceOnAcquire);
+    run.run_script().unwrap();
+    let r = Report::of(&run);
+    let fate = |id: &str| {
+        let q = r.requests.iter().find(|q| q.id == id).expect(id);
+        (q.outcome.as_str(), q.reason.as_deref())
+    };
+    assert_eq!(fate("B-write"), ("accepted", None));
+    assert_eq!(fate("A-stale"), ("rejected", Some("stale")));
+    assert!(r.violations.is_empty(), "{:?}", r.violations);
+}
+
+/// The grant takes a round trip more under fence-on-acquire. A script that waits for it
+/// never sends a write without a token merely because the grant was slower.
+#[test]
+fn no_preset_writes_without_a_token_because_fence_on_acquire_grants_later() {
+    let mut failures = Vec::new();
+    for s in presets::all() {
+        let fenceable = s.variants.iter().any(|v| {
+            World::new(&s.with_variant(v))
+                .resources
+                .iter()
+                .any(|r| r.kind.can_fence())
+        });
+        if !fenceable {
+            continue;
+        }
+        // Requests the preset itself expects to go out without a token (omitted-token).
+        let expected: Vec<&String> = s
+            .variants
+            .iter()
+            .flat_map(|v| v.expect.requests.iter())
+            .filter(|(_, e)| e.reason == Some(Reason::MissingToken))
+            .map(|(id, _)| id)
+            .collect();
+        for v in &s.variants {
+            let mut run = under(&s, Some(v), Policy::FenceOnAcquire);
+            run.run_script().unwrap();
+            for q in Report::of(&run).requests {
+                if q.reason.as_deref() == Some("missing_token") && !expected.contains(&&q.id) {
+                    failures.push(format!(
+                        "{} / {} under fence-on-acquire: {} rejected for a missing token",
+                        s.id, v.name, q.id
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+fn await_a(within: Option<u64>) -> Action {
+    Action::Await {
+        worker: "A".into(),
+        lock: None,
+        within,
+    }
+}
+
+#[test]
+fn await_lets_time_pass_until_the_worker_holds_its_lease() {
+    let s = presets::get("paused-writer").unwrap();
+    for (policy, ticks) in [(Policy::HighestSeen, 2), (Policy::FenceOnAcquire, 4)] {
+        let mut run = under(&s, None, policy);
+        run.act(Action::Acquire {
+            worker: "A".into(),
+            lock: None,
+        })
+        .unwrap();
+        // A bound too short is refused, and the world is as it was.
+        let before = run.world().clone();
+        let err = run.act(await_a(Some(ticks - 1))).unwrap_err();
+        let unit = if ticks - 1 == 1 { "tick" } else { "ticks" };
+        assert_eq!(
+            err.0,
+            format!("A does not hold report-lock within {} {unit}", ticks - 1)
+        );
+        assert_eq!(run.world(), &before);
+        // Tick by tick, exactly as `advance` would have gone.
+        let mut by_advance = run.clone();
+        by_advance.act(Action::Advance { ticks }).unwrap();
+        run.act(await_a(None)).unwrap();
+        assert_eq!(run.world().now, ticks, "{}", policy.as_str());
+        assert!(run.world().worker("A").unwrap().believes("report-lock"));
+        assert_eq!(run.world(), by_advance.world());
+        assert_eq!(run.last_step_events(), by_advance.last_step_events());
+        // Already holding it: nothing happens.
+        let held = run.world().clone();
+        run.act(await_a(None)).unwrap();
+        assert_eq!(run.world().now, held.now);
+        assert!(run.last_step_events().is_empty());
+    }
+}
+
+#[test]
+fn await_is_refused_for_a_paused_worker_and_when_nothing_will_grant() {
+    let s = presets::get("paused-writer").unwrap();
+    let mut run = Run::new(&s, None);
+    let before = run.world().clone();
+    // Nobody asked: the lease never comes.
+    let err = run.act(await_a(None)).unwrap_err();
+    assert_eq!(err.0, "A does not hold report-lock within 20 ticks");
+    assert_eq!(run.world(), &before);
+    run.act(Action::Acquire {
+        worker: "A".into(),
+        lock: None,
+    })
+    .unwrap();
+    run.act(Action::Pause {
+        worker: "A".into(),
+        ticks: None,
+    })
+    .unwrap();
+    let err = run.act(await_a(None)).unwrap_err();
+    assert!(err.0.contains("paused"), "{err}");
+}
+
+/// The narration at each script step of a run, in order.
+fn narrations(mut run: Run) -> Vec<String> {
+    let mut out = Vec::new();
+    while run.step_forward().expect("the script runs") {
+        out.push(run.narration().expect("a script step").to_string());
+    }
+    out
+}
+
+#[test]
+fn narration_speaks_of_fence_on_acquire_only_under_it() {
+    let mut failures = Vec::new();
+    for s in presets::all() {
+        let variants: Vec<Option<&Variant>> = std::iter::once(None)
+            .chain(s.variants.iter().map(Some))
+            .collect();
+        for p in Policy::ALL
+            .into_iter()
+            .filter(|p| *p != Policy::FenceOnAcquire)
+        {
+            for v in &variants {
+                for (i, say) in narrations(under(&s, *v, p)).iter().enumerate() {
+                    if say.to_lowercase().contains("fence-on-acquire") {
+                        let name = v.map_or("as written", |v| v.name.as_str());
+                        failures.push(format!(
+                            "{} / {name} under {}, step {}: {say}",
+                            s.id,
+                            p.as_str(),
+                            i + 1
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn the_paused_writers_narration_follows_the_policy() {
+    let s = presets::get("paused-writer").unwrap();
+    let unfenced = narrations(Run::new(&s, s.variant("unfenced")));
+    let fenced = narrations(Run::new(&s, s.variant("highest-seen")));
+    // Step 8: only a fenced resource records the highest token.
+    assert!(fenced[7].contains("records 42"), "{}", fenced[7]);
+    assert!(!unfenced[7].contains("records 42"), "{}", unfenced[7]);
+    assert_ne!(unfenced[7], fenced[7]);
+    // Step 10: the verdict itself.
+    assert!(
+        unfenced[9].contains("41 is accepted") && unfenced[9].contains("stale overwrite"),
+        "{}",
+        unfenced[9]
+    );
+    assert!(
+        fenced[9].contains("rejected as stale") && fenced[9].contains("B's report survives"),
+        "{}",
+        fenced[9]
+    );
+    // The same words under every fencing policy, as the run shows.
+    for p in [
+        Policy::Strict,
+        Policy::CheckThenWrite,
+        Policy::FenceOnAcquire,
+    ] {
+        let n = narrations(under(&s, None, p));
+        assert!(
+            n[9].contains("rejected as stale"),
+            "{}: {}",
+            p.as_str(),
+            n[9]
+        );
+    }
+    assert!(narrations(under(&s, None, Policy::Unfenced))[9].contains("41 is accepted"));
+}
+
+#[test]
+fn say_if_picks_the_variant_then_the_policy_then_say() {
+    let json = |say_if: &str| {
+        format!(
+            r#"{{ "version": 1, "id": "t", "title": "t",
+              "locks": [{{ "name": "l", "ttl": 5 }}], "workers": [{{ "name": "A" }}],
+              "resources": [{{ "name": "r", "kind": {{ "store": {{}} }} }}],
+              "script": [{{ "say": "plain", "say_if": {say_if}, "do": [{{ "do": "advance", "ticks": 1 }}] }}],
+              "variants": [{{ "name": "open", "policy": "unfenced" }}, {{ "name": "shut", "policy": "strict" }}] }}"#
+        )
+    };
+    let s = Scenario::from_json(&json(
+        r#"[{ "policy": "unfenced", "say": "by policy" }, { "variant": "open", "say": "by variant" }]"#,
+    ))
+    .unwrap();
+    let said = |v: Option<&str>, p: Option<Policy>| {
+        let mut base = s.clone();
+        if let Some(p) = p {
+            base.policy = p;
+        }
+        let mut run = Run::new(&base, v.and_then(|v| s.variant(v)));
+        run.step_forward().unwrap();
+        run.narration().unwrap().to_string()
+    };
+    assert_eq!(said(Some("open"), None), "by variant");
+    assert_eq!(said(Some("shut"), None), "plain");
+    assert_eq!(said(None, Some(Policy::Unfenced)), "by policy");
+    assert_eq!(said(None, None), "plain");
+    // The file names what is wrong.
+    let e = Scenario::from_json(&json(r#"[{ "variant": "ajar", "say": "x" }]"#)).unwrap_err();
+    assert!(e.contains("script[0].say_if[0].variant"), "{e}");
+    let e = Scenario::from_json(&json(
+        r#"[{ "variant": "open", "policy": "strict", "say": "x" }]"#,
+    ))
+    .unwrap_err();
+    assert!(e.contains("script[0].say_if[0]"), "{e}");
+    let e = Scenario::from_json(&json(r#"[{ "say": "x" }]"#)).unwrap_err();
+    assert!(e.contains("script[0].say_if[0]"), "{e}");
 }

@@ -166,6 +166,15 @@ pub enum Action {
     ResourceRestart {
         resource: String,
     },
+    /// A worker action: let true time pass tick by tick until the worker believes it holds the lock (its
+    /// own lock when none is named), for at most `within` ticks (20 when not given).
+    Await {
+        worker: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lock: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        within: Option<Tick>,
+    },
 }
 
 /// How an action is read: one flat object, then checked against its `do`. Serde's own code
@@ -187,6 +196,7 @@ struct ActionFields {
     resource: Option<String>,
     request: Option<String>,
     persist: Option<bool>,
+    within: Option<Tick>,
 }
 
 /// Every `do`, in the order of the enum.
@@ -218,7 +228,11 @@ pub const ACTION_NAMES: &[&str] = &[
     "resource-backup",
     "resource-restore",
     "resource-restart",
+    "await",
 ];
+
+/// How long an `await` waits when it does not say.
+pub const AWAIT_DEFAULT_TICKS: Tick = 20;
 
 impl Action {
     /// Its `do` in a scenario file (`"acquire"`, `"clock-jump"`, …), without serialising it.
@@ -251,6 +265,7 @@ impl Action {
             Action::ResourceBackup { .. } => 24,
             Action::ResourceRestore { .. } => 25,
             Action::ResourceRestart { .. } => 26,
+            Action::Await { .. } => 27,
         }]
     }
 }
@@ -277,6 +292,11 @@ impl TryFrom<ActionFields> for Action {
             "write" => Write {
                 worker: need(&mut f.worker, "worker")?,
                 write: need(&mut f.write, "write")?,
+            },
+            "await" => Await {
+                worker: need(&mut f.worker, "worker")?,
+                lock: f.lock.take(),
+                within: f.within.take(),
             },
             "pause" => Pause {
                 worker: need(&mut f.worker, "worker")?,
@@ -355,6 +375,7 @@ impl TryFrom<ActionFields> for Action {
             ("resource", f.resource.is_some()),
             ("request", f.request.is_some()),
             ("persist", f.persist.is_some()),
+            ("within", f.within.is_some()),
         ];
         match left.iter().find(|(_, set)| *set) {
             Some((name, _)) => Err(format!("unknown field `{name}` for `{kind}`")),
@@ -375,6 +396,7 @@ impl Action {
             | Retry { worker }
             | Renew { worker }
             | Release { worker }
+            | Await { worker, .. }
             | Pause { worker, .. }
             | Resume { worker }
             | Crash { worker }
@@ -419,6 +441,20 @@ impl fmt::Display for Action {
             Retry { worker } => write!(f, "{worker} retries its last write"),
             Renew { worker } => write!(f, "{worker} renews"),
             Release { worker } => write!(f, "{worker} releases"),
+            Await {
+                worker,
+                lock,
+                within,
+            } => {
+                match lock {
+                    Some(l) => write!(f, "{worker} waits until it holds {l}")?,
+                    None => write!(f, "{worker} waits until it holds its lease")?,
+                }
+                match within {
+                    Some(n) => write!(f, " (at most {})", ticks(*n)),
+                    None => Ok(()),
+                }
+            }
             Pause {
                 worker,
                 ticks: Some(t),
@@ -509,6 +545,16 @@ mod tests {
             Retry { worker: w() },
             Renew { worker: w() },
             Release { worker: w() },
+            Await {
+                worker: w(),
+                lock: None,
+                within: None,
+            },
+            Await {
+                worker: w(),
+                lock: Some("l".into()),
+                within: Some(7),
+            },
             Pause {
                 worker: w(),
                 ticks: Some(3),
@@ -602,5 +648,10 @@ mod tests {
         assert!(error(r#"{"do":"crash","worker":"A","ticks":1}"#)
             .contains("unknown field `ticks` for `crash`"));
         assert!(error(r#"{"do":"advance","ticks":"soon"}"#).contains("invalid type"));
+        assert!(error(r#"{"do":"await"}"#).contains("missing field `worker`"));
+        assert!(error(r#"{"do":"await","worker":"A","ticks":2}"#)
+            .contains("unknown field `ticks` for `await`"));
+        assert!(error(r#"{"do":"advance","ticks":2,"within":3}"#)
+            .contains("unknown field `within` for `advance`"));
     }
 }

@@ -3,7 +3,7 @@
 //! a shortest one (in the manner of Stateright's checker).
 //!
 //! The script is read as one program per actor: each worker's own actions (acquire,
-//! prepare, write, retry, renew, release) in order, and the story's faults (restores,
+//! await, prepare, write, retry, renew, release) in order, and the story's faults (restores,
 //! restarts, clock jumps, partitions) as a program of their own. Everything else is a
 //! choice: which in-flight message to deliver next, holding, dropping or duplicating one
 //! within bounds, pausing or crashing a worker within bounds, and letting time run to the
@@ -127,7 +127,8 @@ fn program_of(a: &Action) -> Option<Option<&str>> {
         | Write { worker, .. }
         | Retry { worker }
         | Renew { worker }
-        | Release { worker } => Some(Some(worker)),
+        | Release { worker }
+        | Await { worker, .. } => Some(Some(worker)),
         Partition { .. }
         | Heal { .. }
         | ClockJump { .. }
@@ -276,14 +277,24 @@ impl Explorer {
         }
         let same = |a: Action| (a, n.pcs.clone(), n.used);
         for (pi, p) in self.programs.iter().enumerate() {
-            let Some(a) = p.actions.get(n.pcs[pi]) else {
+            // An `await` is a guard, not a move: once its worker believes it holds the lock it
+            // passes as a 0-tick no-op, folded into the action after it (time is the
+            // explorer's own choice, so it never waits). Until then the program is blocked.
+            let mut pc = n.pcs[pi];
+            while let Some(a @ Action::Await { .. }) = p.actions.get(pc) {
+                if !self.ready(w, p, a) {
+                    break;
+                }
+                pc += 1;
+            }
+            let Some(a) = p.actions.get(pc) else {
                 continue;
             };
             if !self.ready(w, p, a) {
                 continue;
             }
             let mut pcs = n.pcs.clone();
-            pcs[pi] += 1;
+            pcs[pi] = pc + 1;
             out.push((a.clone(), pcs, n.used));
         }
         for e in &w.network.in_flight {
@@ -375,6 +386,13 @@ impl Explorer {
     /// A worker's next scripted action waits until it makes sense for that worker:
     /// a write or renewal once it holds a lease, an acquire once it holds none.
     fn ready(&self, w: &World, p: &Program, a: &Action) -> bool {
+        if let Action::Await { worker, lock, .. } = a {
+            // Only ever a 0-tick check here: the explorer does not let `await` move time.
+            let Some(wk) = w.worker(worker) else {
+                return false;
+            };
+            return wk.is_running() && wk.believes(lock.as_deref().unwrap_or(&wk.lock));
+        }
         if w.check(a).is_err() {
             return false;
         }
@@ -425,13 +443,19 @@ impl Explorer {
 impl Bounds {
     /// Default bounds for a scenario: time runs as far as its script lets it, and a little more.
     pub fn for_scenario(s: &Scenario) -> Bounds {
-        let scripted: Tick = s
-            .script_actions()
-            .map(|(_, a)| match a {
-                Action::Advance { ticks } => *ticks,
-                _ => 0,
-            })
-            .sum();
+        // How far the script takes true time: its advances, and its awaits as long as each
+        // waited, which only running it tells. A script the world refuses counts its advances.
+        let mut run = super::run::Run::new(s, None);
+        let scripted: Tick = match run.run_script() {
+            Ok(()) => run.world().now,
+            Err(_) => s
+                .script_actions()
+                .map(|(_, a)| match a {
+                    Action::Advance { ticks } => *ticks,
+                    _ => 0,
+                })
+                .sum(),
+        };
         Bounds {
             max_tick: scripted + 2,
             ..Bounds::default()

@@ -156,12 +156,19 @@ impl Run {
             .any(|f| matches!(f.entry, Entry::User(_)))
     }
 
-    /// The script step the current frame came from, and its narration.
+    /// The narration of the script step the current frame came from: the step's words for
+    /// this run's variant, or else for its receiver policy, or else its plain `say`.
     pub fn narration(&self) -> Option<&str> {
         match self.current_entry() {
-            Entry::Script(i) => self.scenario.script.get(*i).map(|s| s.say.as_str()),
+            Entry::Script(i) => self.step_narration(*i),
             _ => None,
         }
+    }
+
+    /// What script step `i` says in this run (its variant, then its policy).
+    pub fn step_narration(&self, i: usize) -> Option<&str> {
+        let step = self.scenario.script.get(i)?;
+        Some(step.say_for(self.variant.as_deref(), self.scenario.policy))
     }
 
     /// The next script step, unless the user has taken over on this branch.

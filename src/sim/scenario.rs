@@ -132,8 +132,37 @@ pub struct ResourceSpec {
 #[serde(deny_unknown_fields)]
 pub struct Step {
     pub say: String,
+    /// What to say instead under a named variant or policy.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub say_if: Vec<SayIf>,
     #[serde(rename = "do")]
     pub actions: Vec<Action>,
+}
+
+/// A step's narration for one variant, or for one receiver policy.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SayIf {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<Policy>,
+    pub say: String,
+}
+
+impl Step {
+    /// The narration for a run under `variant` (its name) and `policy` (the run's effective
+    /// policy): an alternative for that variant first, then one for that policy, else `say`.
+    pub fn say_for(&self, variant: Option<&str>, policy: Policy) -> &str {
+        let by_variant = variant.and_then(|name| {
+            self.say_if
+                .iter()
+                .find(|a| a.variant.as_deref() == Some(name))
+        });
+        by_variant
+            .or_else(|| self.say_if.iter().find(|a| a.policy == Some(policy)))
+            .map_or(self.say.as_str(), |a| a.say.as_str())
+    }
 }
 
 /// A setting the scenario contrasts, and what a run under it must show.
@@ -170,6 +199,9 @@ pub struct Settings {
     pub issuer: Option<IssuerKind>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ttl: Option<Tick>,
+    /// How often every worker renews automatically while it holds a lease.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub renew_every: Option<Tick>,
 }
 
 impl Settings {
@@ -257,6 +289,11 @@ impl Scenario {
         if let Some(x) = set.persist {
             s.coordinator.persist = x;
         }
+        if let Some(x) = set.renew_every {
+            for w in &mut s.workers {
+                w.renew_every = Some(x);
+            }
+        }
         for l in &mut s.locks {
             if let Some(i) = &set.issuer {
                 l.issuer = i.clone();
@@ -327,7 +364,9 @@ impl Scenario {
                 return Err(format!("{path}.worker: no worker named “{w}”"));
             }
             match a {
-                Action::Acquire { lock: Some(l), .. } if !lock_ok(l) => {
+                Action::Acquire { lock: Some(l), .. } | Action::Await { lock: Some(l), .. }
+                    if !lock_ok(l) =>
+                {
                     return Err(format!("{path}.lock: no lock named “{l}”"));
                 }
                 Action::Write { write, .. } | Action::Prepare { write, .. } => {
@@ -354,6 +393,18 @@ impl Scenario {
                     return Err(format!("{path}.resource: no resource named “{r}”"));
                 }
                 _ => {}
+            }
+        }
+        for (i, st) in self.script.iter().enumerate() {
+            for (k, a) in st.say_if.iter().enumerate() {
+                let path = format!("script[{i}].say_if[{k}]");
+                match (&a.variant, &a.policy) {
+                    (Some(v), None) if self.variant(v).is_none() => {
+                        return Err(format!("{path}.variant: no variant named “{v}”"));
+                    }
+                    (Some(_), None) | (None, Some(_)) => {}
+                    _ => return Err(format!("{path}: names a variant or a policy (one of them)")),
+                }
             }
         }
         let metric_names =

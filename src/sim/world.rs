@@ -286,6 +286,13 @@ impl World {
             Advance { ticks } if *ticks == 0 || *ticks > 100_000 => {
                 return refuse("advance takes 1 to 100000 ticks");
             }
+            Await {
+                worker,
+                lock,
+                within,
+            } => {
+                self.await_ticks(worker, lock.as_deref(), *within)?;
+            }
             CoordinatorRestore if self.coordinator.backup.is_none() => {
                 return refuse("the coordinator has no backup")
             }
@@ -297,6 +304,41 @@ impl World {
             _ => {}
         }
         Ok(())
+    }
+
+    /// How many ticks an `await` lets pass: time runs on a copy of the world, tick by tick
+    /// as `advance` runs it, until the worker believes it holds the lock (0 if it already
+    /// does). Refused when that does not happen within the bound.
+    fn await_ticks(
+        &self,
+        worker: &str,
+        lock: Option<&str>,
+        within: Option<Tick>,
+    ) -> Result<Tick, ActionError> {
+        let i = self.wi(worker)?;
+        let lock = lock.unwrap_or(&self.workers[i].lock).to_string();
+        if !self.coordinator.locks.contains_key(&lock) {
+            return refuse(format!("no lock named “{lock}”"));
+        }
+        let within = within.unwrap_or(super::action::AWAIT_DEFAULT_TICKS);
+        if within > 100_000 {
+            return refuse("await waits at most 100000 ticks");
+        }
+        if self.workers[i].believes(&lock) {
+            return Ok(0);
+        }
+        let mut sim = self.clone();
+        let mut scratch = Vec::new();
+        for n in 1..=within {
+            sim.tick(&mut scratch);
+            if sim.workers[i].believes(&lock) {
+                return Ok(n);
+            }
+        }
+        let unit = if within == 1 { "tick" } else { "ticks" };
+        refuse(format!(
+            "{worker} does not hold {lock} within {within} {unit}"
+        ))
     }
 
     fn check_write(&self, write: &WriteSpec) -> Result<(), ActionError> {
@@ -462,6 +504,18 @@ impl World {
             }
             Advance { ticks } => {
                 for _ in 0..*ticks {
+                    self.tick(log);
+                }
+            }
+            Await {
+                worker,
+                lock,
+                within,
+            } => {
+                let n = self
+                    .await_ticks(worker, lock.as_deref(), *within)
+                    .expect("checked");
+                for _ in 0..n {
                     self.tick(log);
                 }
             }

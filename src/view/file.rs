@@ -17,6 +17,22 @@ const SUFFIX: &str = "-export";
 pub fn export_scenario(run: &Run, base: &Scenario) -> Scenario {
     let mut s = run.scenario.clone();
     let (script_steps, actions) = run.branch();
+    // Narration for other variants has no variant to name in the file: a step that speaks
+    // for this run's variant says so plainly; alternatives for a policy stay.
+    for step in &mut s.script {
+        let mine = step
+            .say_if
+            .iter()
+            .find(|a| a.variant.is_some() && a.variant == run.variant)
+            .map(|a| a.say.clone());
+        match mine {
+            Some(say) => {
+                step.say = say;
+                step.say_if.clear();
+            }
+            None => step.say_if.retain(|a| a.variant.is_none()),
+        }
+    }
     if actions.is_empty() {
         // The script as written: keep the chosen variant, whose stated outcome still applies
         // (its settings are applied already, and applying them again changes nothing).
@@ -33,6 +49,7 @@ pub fn export_scenario(run: &Run, base: &Scenario) -> Scenario {
         s.script.truncate(script_steps);
         s.script.extend(actions.into_iter().map(|a| Step {
             say: format!("Sandbox: {a}."),
+            say_if: Vec::new(),
             actions: vec![a],
         }));
         s.variants.clear();
@@ -188,6 +205,39 @@ mod tests {
         // What the command line reads.
         let text = export_json(&run, &base);
         assert_eq!(Scenario::from_json(&text).unwrap(), s);
+    }
+
+    #[test]
+    fn an_export_reads_back_and_narrates_as_the_run_did() {
+        for base in presets::all() {
+            for v in &base.variants {
+                let mut run = Run::new(&base, Some(v));
+                run.run_script().unwrap();
+                let said: Vec<String> = (0..base.script.len())
+                    .map(|i| run.step_narration(i).unwrap().to_string())
+                    .collect();
+                // The script as written, and a run the user took over after step 1.
+                let mut forked = run.clone();
+                forked.seek(1);
+                forked.act(Action::Advance { ticks: 1 }).unwrap();
+                for (r, steps) in [(&run, said.len()), (&forked, 1)] {
+                    let text = export_json(r, &base);
+                    let s = Scenario::from_json(&text)
+                        .unwrap_or_else(|e| panic!("{} / {}: {e}", base.id, v.name));
+                    let back = Run::new(&s, s.variants.first());
+                    for (i, want) in said.iter().enumerate().take(steps) {
+                        assert_eq!(
+                            back.step_narration(i),
+                            Some(want.as_str()),
+                            "{} / {} step {}",
+                            base.id,
+                            v.name,
+                            i + 1
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

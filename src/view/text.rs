@@ -140,6 +140,21 @@ mod tests {
     }
 
     #[test]
+    fn the_policy_picker_offers_every_policy_for_every_preset() {
+        for s in presets::all() {
+            let o = policy_options(&s);
+            for p in Policy::ALL {
+                let plain = o.plain.iter().any(|(value, _)| value == p.as_str());
+                let variant = o.variants.iter().any(|(value, _)| {
+                    s.variant(value)
+                        .is_some_and(|v| v.policy.unwrap_or(s.policy) == p)
+                });
+                assert!(plain || variant, "{}: {} is not offered", s.id, p.as_str());
+            }
+        }
+    }
+
+    #[test]
     fn groups_keep_every_scenario_once() {
         let all = presets::all();
         let groups = scenario_groups(&all);
