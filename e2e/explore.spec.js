@@ -40,7 +40,7 @@ test('paused-writer: unfenced breaks stale_overwrite; its counterexample loads i
   await expect(report(page)).toContainText('Time taken');
   const rate = Number(await report(page).getAttribute('data-states-per-sec'));
   expect(rate).toBeGreaterThan(0);
-  await expect(report(page).locator('li.broken', { hasText: 'stale_overwrite' })).toContainText('Shortest counterexample: 11 actions.');
+  await expect(report(page).locator('li.broken', { hasText: 'stale_overwrite' })).toContainText('Shortest counterexample: 12 actions.');
   await shot(page, 'explore-report-1280');
 
   await button(page, 'Load counterexample for stale_overwrite').click();

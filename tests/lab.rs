@@ -3,9 +3,11 @@
 use fencing_lab::sim::lab::{self, LabParams};
 use fencing_lab::sim::{Run, ViolationKind};
 
+/// TTLs from just above the round trip (1–2 ticks each way, counted from the request's send)
+/// to far above every pause.
 fn params() -> LabParams {
     LabParams {
-        ttls: vec![3, 6, 30, 60],
+        ttls: vec![5, 8, 30, 60],
         runs: 6,
         duration: 240,
         ..LabParams::default()
@@ -46,7 +48,7 @@ fn without_a_fence_short_leases_let_stale_writes_through_and_the_fence_stops_the
 #[test]
 fn a_plotted_run_opens_as_a_normal_run_with_the_same_outcome() {
     let p = params();
-    let (scenario, actions, measured) = lab::simulate(&p, 3, 1);
+    let (scenario, actions, measured) = lab::simulate(&p, 5, 1);
     let mut run = Run::new(&scenario, None);
     for a in actions {
         run.act(a).expect("lab actions replay");
@@ -70,7 +72,7 @@ fn a_plotted_run_opens_as_a_normal_run_with_the_same_outcome() {
         measured.stale_rejected_fenced
     );
     assert_eq!(
-        lab::simulate(&p, 3, 1).2,
+        lab::simulate(&p, 5, 1).2,
         measured,
         "the same seed measures the same run"
     );
@@ -102,4 +104,32 @@ fn a_constant_clock_skew_cancels_out_and_a_drift_does_not() {
         .map(|i| lab::simulate(&drifting, 6, i).2)
         .collect();
     assert_ne!(a, b, "a fast or slow clock changes when leases run out");
+}
+
+#[test]
+fn a_lease_no_longer_than_the_round_trip_is_hardly_ever_held() {
+    // Counted from the request's send, a 2-tick lease has run out before a grant that took
+    // 2 to 4 ticks there and back arrives: the worker ignores it and asks again.
+    let p = LabParams {
+        ttls: vec![2, 30],
+        ..params()
+    };
+    let r = lab::sweep(&p);
+    assert!(
+        r.points[0].false_expirations_mean > 10.0 * r.points[1].false_expirations_mean.max(0.1)
+    );
+    let ignored: u32 = (0..p.runs)
+        .map(|i| {
+            let (s, actions, _) = lab::simulate(&p, 2, i);
+            let mut run = Run::new(&s, None);
+            for a in actions {
+                run.act(a).expect("lab actions replay");
+            }
+            run.world().metrics.replies_ignored
+        })
+        .sum();
+    assert!(
+        ignored > 0,
+        "grants arriving after their lease ran out are ignored"
+    );
 }

@@ -144,6 +144,15 @@ fn schedules() -> impl Strategy<Value = Schedule> {
 
 /// Play a schedule. Every action offered must be accepted; returns the world and the actions taken.
 fn play(s: &Scenario, sched: &Schedule) -> Result<(World, Vec<Action>), String> {
+    play_checking(s, sched, |_| Ok(()))
+}
+
+/// Play a schedule, checking `after` on the world after every step.
+fn play_checking(
+    s: &Scenario,
+    sched: &Schedule,
+    mut after: impl FnMut(&World) -> Result<(), String>,
+) -> Result<(World, Vec<Action>), String> {
     let mut world = World::new(s);
     let mut taken = Vec::new();
     let (mut drops, mut duplicates) = (0, 0);
@@ -174,6 +183,9 @@ fn play(s: &Scenario, sched: &Schedule) -> Result<(World, Vec<Action>), String> 
             ));
         }
         taken.push(a);
+        if let Err(why) = after(&world) {
+            return Err(format!("{why}\nschedule: {}", show(&taken)));
+        }
     }
     Ok((world, taken))
 }
@@ -420,4 +432,78 @@ fn without_dedup_a_retry_can_take_effect_twice() {
         103,
     );
     assert!(why.contains("double_execution under highest-seen"), "{why}");
+}
+
+// ---------------------------------------------------------------------------------------
+// What a worker may believe
+
+/// A running worker that believes it holds the lock holds it in the coordinator's own table,
+/// with the token it believes in: with exact clocks, a lease is never believed past the
+/// coordinator's expiry, whatever the network delays, holds, drops or duplicates.
+fn belief_is_backed(w: &World) -> Result<(), String> {
+    for wk in w.workers.iter().filter(|wk| wk.is_running()) {
+        for l in &wk.leases {
+            let h = w.coordinator.holder(&l.lock);
+            if !h.is_some_and(|h| h.worker == wk.name && h.token == l.token) {
+                return Err(format!(
+                    "t={}: {} believes it holds {} with {} (until its clock {}), the coordinator says {:?}",
+                    w.now,
+                    wk.name,
+                    l.lock,
+                    l.token,
+                    l.valid_until_local,
+                    h.map(|h| (&h.worker, h.token.short()))
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn beliefs_backed(s: &Scenario, sched: &Schedule) -> Result<World, TestCaseError> {
+    play_checking(s, sched, belief_is_backed)
+        .map(|(w, _)| w)
+        .map_err(TestCaseError::fail)
+}
+
+fn ignored_a_reply(w: &World) -> bool {
+    w.metrics.replies_ignored > 0
+}
+
+#[test]
+fn with_exact_clocks_no_running_worker_believes_a_lease_the_coordinator_does_not_hold() {
+    for (k, workers) in [2, 3].into_iter().enumerate() {
+        let s = scenario(Policy::HighestSeen, workers, false);
+        let mut runner = TestRunner::new(config(300, 30 + k as u64));
+        let shown = std::cell::Cell::new(0u32);
+        let result = runner.run(&schedules(), |sched| {
+            let w = beliefs_backed(&s, &sched)?;
+            shown.set(shown.get() + ignored_a_reply(&w) as u32);
+            Ok(())
+        });
+        if let Err(e) = result {
+            panic!("{workers} workers: {e}");
+        }
+        assert!(
+            shown.get() > 0,
+            "no case had a reply to ignore: late and duplicate answers were not tested"
+        );
+    }
+}
+
+#[test]
+fn a_slow_worker_clock_fails_the_belief_property() {
+    // The property can fail: a worker whose clock runs at half speed believes past expiry.
+    let mut s = scenario(Policy::HighestSeen, 2, false);
+    s.workers[0].clock.rate_permille = 500;
+    let mut runner = TestRunner::new(config(1_000, 104));
+    match runner.run(&schedules(), |sched| beliefs_backed(&s, &sched).map(|_| ())) {
+        Err(TestError::Fail(why, _)) => {
+            assert!(
+                why.to_string().contains("A believes it holds lock"),
+                "{why}"
+            )
+        }
+        other => panic!("the slow clock never broke the belief property: {other:?}"),
+    }
 }

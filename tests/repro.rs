@@ -232,3 +232,29 @@ fn every_delivery_of_a_duplicated_request_has_its_verdict_in_the_report() {
     assert!(rep.mismatches(&expect(Reason::Stale)).is_empty());
     assert_eq!(rep.mismatches(&expect(Reason::MissingToken)).len(), 1);
 }
+
+#[test]
+fn the_unfenceable_email_shows_its_stale_effect_with_distinct_operation_ids_too() {
+    // Not only because both workers share an operation id (double execution): give each its
+    // own and the superseded holder's email, landing last, is still a violation at the inbox.
+    let mut s = fencing_lab::presets::get("unfenceable-email").expect("preset");
+    for step in &mut s.script {
+        for a in &mut step.actions {
+            if let fencing_lab::sim::Action::Write { worker, write }
+            | fencing_lab::sim::Action::Prepare { worker, write } = a
+            {
+                write.op_id = Some(format!("{worker}-notice"));
+            }
+        }
+    }
+    let v = s.variant("highest-seen").expect("variant").clone();
+    let mut r = Run::new(&s, Some(&v));
+    r.run_script().expect("script runs");
+    let rep = Report::of(&r);
+    assert!(
+        rep.has(ViolationKind::StaleOverwrite),
+        "{:?}",
+        rep.violations
+    );
+    assert!(!rep.has(ViolationKind::DoubleExecution));
+}

@@ -17,6 +17,9 @@ pub struct Holder {
     pub generation: u32,
     /// By the coordinator's clock.
     pub expires_local: i64,
+    /// The newest request number its holder sent about it (acquire, renewal): a release sent
+    /// before it is older news and frees nothing.
+    pub req: u32,
 }
 
 /// A grant waiting for fence-on-acquire acknowledgements before it is announced.
@@ -98,6 +101,7 @@ impl Coordinator {
                 if let Some(h) = l.holder.as_mut().filter(|h| h.worker == from) {
                     // Re-entrant: the same grant, the same token (as Hazelcast's fence).
                     h.expires_local = local + l.ttl as i64;
+                    h.req = h.req.max(req);
                     let (token, generation, ttl) = (h.token.clone(), h.generation, l.ttl);
                     out.send(
                         reply_to,
@@ -119,8 +123,7 @@ impl Coordinator {
                         worker: from.to_string(),
                         req,
                     });
-                    out.emit(Note::new(EventKind::AcquireQueued { lock: lock.clone() }));
-                    out.send(reply_to, Message::Queued { lock, req });
+                    out.emit(Note::new(EventKind::AcquireQueued { lock }));
                 }
             }
             Message::Renew { lock, token, req } => {
@@ -134,6 +137,7 @@ impl Coordinator {
                 {
                     Some(h) => {
                         h.expires_local = local + l.ttl as i64;
+                        h.req = h.req.max(req);
                         let note = Note::new(EventKind::LeaseRenewed {
                             lock: lock.clone(),
                             expires_local: h.expires_local,
@@ -159,13 +163,15 @@ impl Coordinator {
                     }
                 }
             }
-            Message::Release { lock, token } => {
+            Message::Release { lock, token, req } => {
                 let Some(l) = self.locks.get_mut(&lock) else {
                     return;
                 };
+                // A sender numbers its requests in order, so the coordinator can tell a release
+                // overtaken by a later acquire or renewal (the network reorders) from a real one.
                 if l.holder
                     .as_ref()
-                    .is_some_and(|h| h.worker == from && h.token == token)
+                    .is_some_and(|h| h.worker == from && h.token == token && req > h.req)
                 {
                     let h = l.holder.take().expect("checked");
                     out.emit(
@@ -173,7 +179,7 @@ impl Coordinator {
                             .token(&token)
                             .generation(Some(h.generation)),
                     );
-                    grant_next(l, local, replica, ghost, out);
+                    grant_next(l, out);
                 }
             }
             Message::FenceAck { lock, token } => {
@@ -195,9 +201,8 @@ impl Coordinator {
 
     /// Expire leases whose time has come by this node's clock, grant to whoever waits, and
     /// send fences again that were not acknowledged in time.
-    pub fn tick(&mut self, now: Tick, ghost: &mut Ghost, out: &mut Out) {
+    pub fn tick(&mut self, now: Tick, out: &mut Out) {
         let local = self.local(now);
-        let replica = self.replica;
         for l in self.locks.values_mut() {
             if let Some(p) = l.pending.as_mut().filter(|p| local >= p.retry_at_local) {
                 p.retry_at_local = local + FENCE_RETRY as i64;
@@ -229,7 +234,7 @@ impl Coordinator {
                     .token(&h.token)
                     .generation(Some(h.generation)),
                 );
-                grant_next(l, local, replica, ghost, out);
+                grant_next(l, out);
             }
         }
     }
@@ -299,12 +304,26 @@ impl Coordinator {
     }
 }
 
-fn grant_next(l: &mut LockState, local: i64, replica: usize, ghost: &mut Ghost, out: &mut Out) {
+fn grant_next(l: &mut LockState, out: &mut Out) {
     if l.queue.is_empty() {
         return;
     }
-    let next = l.queue.remove(0);
-    grant(l, &next.worker, next.req, local, replica, ghost, out);
+    // Every waiter is told, and asks again: its lease will count from that new request, which
+    // it can time, never from a grant that arrives unprompted after an unknown delay.
+    let waiters = std::mem::take(&mut l.queue);
+    out.emit(Note::new(EventKind::WaitersNotified {
+        lock: l.name.clone(),
+        workers: waiters.iter().map(|w| w.worker.clone()).collect(),
+    }));
+    for w in waiters {
+        out.send(
+            Node::Worker(w.worker),
+            Message::Available {
+                lock: l.name.clone(),
+                req: w.req,
+            },
+        );
+    }
 }
 
 fn grant(
@@ -377,5 +396,6 @@ fn announce(l: &mut LockState, p: PendingGrant, local: i64, ghost: &mut Ghost, o
         token: p.token,
         generation: p.generation,
         expires_local,
+        req: p.req,
     });
 }

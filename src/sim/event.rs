@@ -79,6 +79,11 @@ pub enum EventKind {
     LeaseReleased {
         lock: String,
     },
+    /// The lock is free: everyone waiting for it is told to ask again.
+    WaitersNotified {
+        lock: String,
+        workers: Vec<String>,
+    },
     CoordinatorRestarted {
         persisted: bool,
     },
@@ -228,6 +233,11 @@ impl fmt::Display for EventKind {
             RenewalDenied { lock } => write!(f, "denies renewal of {lock}: not the holder"),
             LeaseExpired { lock, holder } => write!(f, "expires {holder}'s lease on {lock}"),
             LeaseReleased { lock } => write!(f, "records the release of {lock}"),
+            WaitersNotified { lock, workers } => write!(
+                f,
+                "tells {} that {lock} is free: ask again",
+                workers.join(", ")
+            ),
             CoordinatorRestarted { persisted: true } => write!(f, "restarts with its state"),
             CoordinatorRestarted { persisted: false } => {
                 write!(f, "restarts without persistence: leases and counter lost")

@@ -47,7 +47,7 @@ impl Default for Bounds {
             max_duplicates: 0,
             max_pauses: 1,
             max_crashes: 0,
-            max_states: 200_000,
+            max_states: 300_000,
         }
     }
 }

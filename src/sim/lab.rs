@@ -257,6 +257,8 @@ pub fn simulate(p: &LabParams, ttl: Tick, index: u32) -> (Scenario, Vec<Action>,
                     ticks: Some(1 + rng.upto(p.pause_max.max(1) - 1)),
                 }),
                 Status::Running if holds && t % p.write_every.max(1) == 0 => {
+                    // The worker has checked its lease and prepares its write to both copies;
+                    // a pause may strike before it sends, and on resume it sends anyway.
                     for copy in ["fenced", "unfenced"] {
                         let write = WriteSpec {
                             to: vec![copy.into()],
@@ -267,7 +269,7 @@ pub fn simulate(p: &LabParams, ttl: Tick, index: u32) -> (Scenario, Vec<Action>,
                         };
                         take(
                             &mut world,
-                            Action::Write {
+                            Action::Prepare {
                                 worker: name.into(),
                                 write,
                             },
@@ -276,7 +278,16 @@ pub fn simulate(p: &LabParams, ttl: Tick, index: u32) -> (Scenario, Vec<Action>,
                             &mut crashed_at,
                         );
                     }
-                    None
+                    Some(if rng.upto(999) < p.pause_permille as u64 {
+                        Action::Pause {
+                            worker: name.into(),
+                            ticks: Some(1 + rng.upto(p.pause_max.max(1) - 1)),
+                        }
+                    } else {
+                        Action::Send {
+                            worker: name.into(),
+                        }
+                    })
                 }
                 Status::Running if !holds && !w.acquiring(&w.lock) && t % ttl.max(1) == 0 => {
                     Some(Action::Acquire {

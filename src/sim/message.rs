@@ -53,7 +53,10 @@ pub enum Message {
         generation: u32,
         req: u32,
     },
-    Queued {
+    /// The lock a queued acquire waits for is free: ask again (a watch firing). A queued
+    /// acquire gets no other answer: the worker simply keeps waiting for it. The lease then
+    /// starts from the new acquire's send time, as every lease does.
+    Available {
         lock: String,
         req: u32,
     },
@@ -76,6 +79,7 @@ pub enum Message {
     Release {
         lock: String,
         token: Token,
+        req: u32,
     },
     Write(Request),
     Reply {
@@ -99,7 +103,7 @@ pub enum Message {
 pub enum MessageKind {
     Acquire,
     Grant,
-    Queued,
+    Available,
     Renew,
     Renewed,
     RenewDenied,
@@ -116,7 +120,7 @@ impl MessageKind {
         match self {
             MessageKind::Acquire => "acquire",
             MessageKind::Grant => "grant",
-            MessageKind::Queued => "queued reply",
+            MessageKind::Available => "lock-free notice",
             MessageKind::Renew => "renewal",
             MessageKind::Renewed => "renewal confirmation",
             MessageKind::RenewDenied => "renewal denial",
@@ -134,7 +138,7 @@ impl Message {
         match self {
             Message::Acquire { .. } => MessageKind::Acquire,
             Message::Granted { .. } => MessageKind::Grant,
-            Message::Queued { .. } => MessageKind::Queued,
+            Message::Available { .. } => MessageKind::Available,
             Message::Renew { .. } => MessageKind::Renew,
             Message::Renewed { .. } => MessageKind::Renewed,
             Message::RenewDenied { .. } => MessageKind::RenewDenied,
@@ -175,7 +179,8 @@ impl Message {
         match self {
             Message::Acquire { req, .. }
             | Message::Granted { req, .. }
-            | Message::Queued { req, .. }
+            | Message::Available { req, .. }
+            | Message::Release { req, .. }
             | Message::Renew { req, .. }
             | Message::Renewed { req, .. }
             | Message::RenewDenied { req, .. } => Some(*req),
@@ -188,7 +193,8 @@ impl Message {
         match self {
             Message::Acquire { req, .. }
             | Message::Granted { req, .. }
-            | Message::Queued { req, .. }
+            | Message::Available { req, .. }
+            | Message::Release { req, .. }
             | Message::Renew { req, .. }
             | Message::Renewed { req, .. }
             | Message::RenewDenied { req, .. } => *req = to,
@@ -204,7 +210,9 @@ impl Message {
             Message::Granted {
                 lock, token, req, ..
             } => format!("grant {lock} ({}, answers #{req})", tok(token)),
-            Message::Queued { lock, req } => format!("queued for {lock} (answers #{req})"),
+            Message::Available { lock, req } => {
+                format!("available {lock}: ask again (answers #{req})")
+            }
             Message::Renew { lock, token, req } => {
                 format!("renew {lock} ({}, #{req})", tok(token))
             }
@@ -214,7 +222,9 @@ impl Message {
             Message::RenewDenied { lock, token, req } => {
                 format!("renewal of {lock} denied ({}, answers #{req})", tok(token))
             }
-            Message::Release { lock, token } => format!("release {lock} ({})", tok(token)),
+            Message::Release { lock, token, req } => {
+                format!("release {lock} ({}, #{req})", tok(token))
+            }
             Message::Write(r) => match &r.token {
                 Some(t) => format!("write {} ({})", r.id, tok(t)),
                 None => format!("write {} (no token)", r.id),

@@ -51,9 +51,8 @@ pub struct Outstanding {
     pub lock: String,
     pub asked: Asked,
     /// When it was sent, by the worker's clock: a lease its answer grants or extends is
-    /// counted from here, never from the answer's arrival. `None` once the coordinator said
-    /// "queued": the grant will come unprompted, after an unknown wait.
-    pub sent_local: Option<i64>,
+    /// counted from here, never from the answer's arrival.
+    pub sent_local: i64,
 }
 
 /// A write as a script or a user asks for it.
@@ -143,7 +142,7 @@ impl Worker {
     fn ask(&mut self, lock: &str, asked: Asked, now: Tick, out: &mut Out) -> u32 {
         let req = self.next_req;
         self.next_req += 1;
-        let sent_local = Some(self.local(now));
+        let sent_local = self.local(now);
         let lock = lock.to_string();
         let msg = match &asked {
             Asked::Acquire => Message::Acquire {
@@ -216,7 +215,9 @@ impl Worker {
                 also,
             }
         };
-        self.prepared = if spec.transaction || spec.to.len() == 1 {
+        // Added to what is already prepared: a send sends everything prepared since the last.
+        let start = self.prepared.len();
+        let new: Vec<Request> = if spec.transaction || spec.to.len() == 1 {
             vec![request_for(spec.to.clone(), locks)]
         } else {
             // Separate writes: one request per object, each fenced on its own.
@@ -230,7 +231,8 @@ impl Worker {
                 })
                 .collect()
         };
-        let first = &self.prepared[0];
+        self.prepared.extend(new);
+        let first = &self.prepared[start];
         let mut note = Note::new(EventKind::Prepared {
             op: spec.op.clone(),
             targets: spec.to.clone(),
@@ -305,13 +307,16 @@ impl Worker {
             return;
         };
         let l = self.leases.remove(i);
-        self.outstanding
-            .retain(|o| !(o.lock == l.lock && matches!(o.asked, Asked::Renew(_))));
+        // Done with the lock: no answer to an earlier acquire or renewal of it is wanted now.
+        self.outstanding.retain(|o| o.lock != l.lock);
+        let req = self.next_req;
+        self.next_req += 1;
         out.send(
             Node::Coordinator,
             Message::Release {
                 lock: l.lock,
                 token: l.token,
+                req,
             },
         );
     }
@@ -387,10 +392,14 @@ impl Worker {
                         "it answers no acquire this worker is waiting for",
                     );
                 };
-                // Counted from when it was asked for: the grant may have been on the way for a
-                // while. A grant after "queued" can only be counted from its arrival.
-                let start = asked.sent_local.unwrap_or(local);
+                // Counted from when it was asked for: the grant may have been on the way for a while.
+                let start = asked.sent_local;
+                self.outstanding
+                    .retain(|o| !(o.lock == lock && o.asked == Asked::Acquire));
                 let valid_until_local = start + ttl as i64;
+                if local >= valid_until_local {
+                    return ignore(out, MessageKind::Grant, req, Some(&token), TOO_LATE);
+                }
                 let renew_at_local = self.renew_every.map(|every| start + every as i64);
                 out.emit(
                     Note::new(EventKind::LeaseAcquired {
@@ -432,7 +441,10 @@ impl Worker {
                         "it answers no renewal of a lease this worker holds",
                     );
                 };
-                let start = asked.sent_local.unwrap_or(local);
+                let start = asked.sent_local;
+                if local >= start + ttl as i64 {
+                    return ignore(out, MessageKind::Renewed, req, Some(&token), TOO_LATE);
+                }
                 // An answer to an older renewal never shortens what a newer one established.
                 l.valid_until_local = l.valid_until_local.max(start + ttl as i64);
                 if let Some(every) = self.renew_every {
@@ -479,23 +491,16 @@ impl Worker {
                 note.request = Some(request);
                 out.emit(note);
             }
-            // Queued: the grant will come later, unprompted; it can only be counted from when it arrives.
-            Message::Queued { lock, req } => {
-                match self
-                    .outstanding
-                    .iter_mut()
-                    .find(|o| o.req == req && o.lock == lock && o.asked == Asked::Acquire)
-                {
-                    Some(o) => o.sent_local = None,
-                    None => ignore(
-                        out,
-                        MessageKind::Queued,
-                        req,
-                        None,
-                        "it answers no acquire this worker is waiting for",
-                    ),
-                }
-            }
+            Message::Available { lock, req } => match self.answered(req, &lock, false) {
+                Some(_) => self.acquire(&lock, now, out),
+                None => ignore(
+                    out,
+                    MessageKind::Available,
+                    req,
+                    None,
+                    "it answers no acquire this worker is waiting for",
+                ),
+            },
             _ => {}
         }
     }
@@ -558,6 +563,8 @@ impl Worker {
         }
     }
 }
+
+const TOO_LATE: &str = "by this worker's clock the lease it grants has already run out";
 
 /// An answer the worker cannot match to anything it is waiting for: logged, never believed.
 fn ignore(out: &mut Out, kind: MessageKind, req: u32, token: Option<&Token>, why: &str) {

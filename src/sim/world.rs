@@ -606,7 +606,7 @@ impl World {
             self.deliver(id, log);
         }
         let mut out = Out::default();
-        self.coordinator.tick(now, &mut self.ghost, &mut out);
+        self.coordinator.tick(now, &mut out);
         self.perform(Node::Coordinator, out, log);
         for i in 0..self.workers.len() {
             self.with_worker(i, log, |w, out| w.tick(now, out));
@@ -1193,27 +1193,35 @@ impl World {
     /// bookkeeping that differs between paths to the same state (metrics, overlap history,
     /// violation details): the explorer's deduplication key.
     pub fn state_key(&self) -> u64 {
-        let w = self.with_canonical_request_numbers();
+        let ranks = self.request_ranks();
         let mut h = super::hash::FxHasher::default();
-        w.now.hash(&mut h);
-        w.rng.hash(&mut h);
-        w.coordinator.hash(&mut h);
-        w.workers.hash(&mut h);
-        w.resources.hash(&mut h);
+        self.now.hash(&mut h);
+        self.rng.hash(&mut h);
+        hash_coordinator(&self.coordinator, &ranks, &mut h);
+        self.workers.len().hash(&mut h);
+        for w in &self.workers {
+            hash_worker(w, &ranks, &mut h);
+        }
+        self.resources.hash(&mut h);
         // Messages as a multiset: ids only say in which order equal messages were sent.
-        let mut flights: Vec<u64> = w
+        let mut flights: Vec<u64> = self
             .network
             .in_flight
             .iter()
             .map(|e| {
                 let mut m = super::hash::FxHasher::default();
-                (&e.from, &e.to, &e.msg, e.sent_at, e.due_at, e.hold).hash(&mut m);
+                (&e.from, &e.to, e.sent_at, e.due_at, e.hold).hash(&mut m);
+                let worker = match (&e.from, &e.to) {
+                    (Node::Worker(n), _) | (_, Node::Worker(n)) => n.as_str(),
+                    _ => "",
+                };
+                hash_message(&e.msg, worker, &ranks, &mut m);
                 m.finish()
             })
             .collect();
         flights.sort_unstable();
         flights.hash(&mut h);
-        w.network.spec.hash(&mut h);
+        self.network.spec.hash(&mut h);
         self.ghost.minted.hash(&mut h);
         self.ghost.latest_grant.hash(&mut h);
         self.ghost.newest_applied.hash(&mut h);
@@ -1226,75 +1234,38 @@ impl World {
         h.finish()
     }
 
-    /// The same world with each worker's coordinator request numbers renamed to their rank
-    /// among the numbers still live (awaiting an answer, on the wire, in a mailbox, in the
-    /// coordinator's queue), and the next number to 0. Numbers are only ever compared for
-    /// equality and fresh ones exceed every live one, so the two worlds have the same futures:
-    /// paths that sent a different number of requests meet again in one state.
-    fn with_canonical_request_numbers(&self) -> World {
-        let mut w = self.clone();
-        let mut live: BTreeMap<String, Vec<u32>> = BTreeMap::new();
-        let mut note =
-            |worker: &str, req: u32| live.entry(worker.to_string()).or_default().push(req);
-        for wk in &w.workers {
-            for o in &wk.outstanding {
-                note(&wk.name, o.req);
-            }
-            for m in &wk.inbox {
-                m.req().into_iter().for_each(|r| note(&wk.name, r));
-            }
+    /// Each worker's coordinator request numbers still live: awaiting an answer, on the wire,
+    /// in a mailbox, in the coordinator's queue or pending grant. The state key hashes a
+    /// number as its rank among these. Numbers are only ever compared for equality and fresh
+    /// ones exceed every live one, so renaming them so keeps every future the same, and paths
+    /// that sent a different number of requests meet again in one state.
+    fn request_ranks(&self) -> Ranks<'_> {
+        let mut live: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+        for wk in &self.workers {
+            let mine = live.entry(wk.name.as_str()).or_default();
+            mine.extend(wk.outstanding.iter().map(|o| o.req));
+            mine.extend(wk.inbox.iter().filter_map(Message::req));
         }
-        for e in &w.network.in_flight {
+        let mut note = |worker: &str, req: u32| {
+            if let Some(v) = live.get_mut(worker) {
+                v.push(req);
+            }
+        };
+        for e in &self.network.in_flight {
             if let (Node::Worker(n), _) | (_, Node::Worker(n)) = (&e.from, &e.to) {
                 e.msg.req().into_iter().for_each(|r| note(n, r));
             }
         }
-        for l in w.coordinator.locks.values() {
-            for q in &l.queue {
-                note(&q.worker, q.req);
-            }
-            if let Some(p) = &l.pending {
-                note(&p.worker, p.req);
-            }
+        for l in self.coordinator.locks.values() {
+            l.holder.iter().for_each(|h| note(&h.worker, h.req));
+            l.queue.iter().for_each(|q| note(&q.worker, q.req));
+            l.pending.iter().for_each(|p| note(&p.worker, p.req));
         }
         for v in live.values_mut() {
             v.sort_unstable();
             v.dedup();
         }
-        let rank = |worker: &str, req: u32| -> u32 {
-            live.get(worker)
-                .and_then(|v| v.binary_search(&req).ok())
-                .map_or(u32::MAX, |i| i as u32)
-        };
-        for wk in &mut w.workers {
-            wk.next_req = 0;
-            for o in &mut wk.outstanding {
-                o.req = rank(&wk.name, o.req);
-            }
-            for m in &mut wk.inbox {
-                if let Some(r) = m.req() {
-                    m.set_req(rank(&wk.name, r));
-                }
-            }
-        }
-        for e in &mut w.network.in_flight {
-            let worker = match (&e.from, &e.to) {
-                (Node::Worker(n), _) | (_, Node::Worker(n)) => n.clone(),
-                _ => continue,
-            };
-            if let Some(r) = e.msg.req() {
-                e.msg.set_req(rank(&worker, r));
-            }
-        }
-        for l in w.coordinator.locks.values_mut() {
-            for q in &mut l.queue {
-                q.req = rank(&q.worker, q.req);
-            }
-            if let Some(p) = &mut l.pending {
-                p.req = rank(&p.worker, p.req);
-            }
-        }
-        w
+        Ranks(live)
     }
 
     /// Whether anything is still to happen without new input: messages in flight, checks unfinished.
@@ -1317,5 +1288,125 @@ fn crosses_cut(e: &Envelope, worker: &str) -> bool {
     match (&e.from, &e.to) {
         (Node::Worker(w), Node::Coordinator) | (Node::Coordinator, Node::Worker(w)) => w == worker,
         _ => false,
+    }
+}
+
+/// Request numbers by rank among the live ones, per worker (`World::request_ranks`).
+struct Ranks<'a>(BTreeMap<&'a str, Vec<u32>>);
+
+impl Ranks<'_> {
+    fn of(&self, worker: &str, req: u32) -> u32 {
+        self.0
+            .get(worker)
+            .and_then(|v| v.binary_search(&req).ok())
+            .map_or(u32::MAX, |i| i as u32)
+    }
+}
+
+// The hashers below destructure what they hash, so a field added to a worker, the
+// coordinator or a lock does not compile until it is hashed here too (or said not to matter).
+
+fn hash_message(m: &Message, worker: &str, ranks: &Ranks, h: &mut impl Hasher) {
+    match m.req() {
+        Some(req) => {
+            let mut m = m.clone();
+            m.set_req(ranks.of(worker, req));
+            m.hash(h);
+        }
+        None => m.hash(h),
+    }
+}
+
+fn hash_worker(w: &Worker, ranks: &Ranks, h: &mut impl Hasher) {
+    let Worker {
+        name,
+        clock,
+        status,
+        lock,
+        omits_token,
+        renew_every,
+        partitioned,
+        leases,
+        outstanding,
+        next_req: _,
+        prepared,
+        last_sent,
+        durable_retry,
+        inbox,
+        seq,
+    } = w;
+    (name, clock, status, lock, omits_token, renew_every).hash(h);
+    (partitioned, leases, prepared, last_sent, durable_retry, seq).hash(h);
+    outstanding.len().hash(h);
+    for super::worker::Outstanding {
+        req,
+        lock,
+        asked,
+        sent_local,
+    } in outstanding
+    {
+        (ranks.of(name, *req), lock, asked, sent_local).hash(h);
+    }
+    inbox.len().hash(h);
+    for m in inbox {
+        hash_message(m, name, ranks, h);
+    }
+}
+
+fn hash_coordinator(c: &Coordinator, ranks: &Ranks, h: &mut impl Hasher) {
+    let Coordinator {
+        clock,
+        persist,
+        replica,
+        replicas,
+        locks,
+        backup,
+    } = c;
+    (clock, persist, replica, replicas, backup).hash(h);
+    locks.len().hash(h);
+    for (key, l) in locks {
+        let LockState {
+            name,
+            ttl,
+            issuer,
+            holder,
+            pending,
+            queue,
+            fenced,
+        } = l;
+        (key, name, ttl, issuer, fenced).hash(h);
+        match holder {
+            None => 0u8.hash(h),
+            Some(super::coordinator::Holder {
+                worker,
+                token,
+                generation,
+                expires_local,
+                req,
+            }) => {
+                1u8.hash(h);
+                (worker, token, generation, expires_local).hash(h);
+                ranks.of(worker, *req).hash(h);
+            }
+        }
+        queue.len().hash(h);
+        for super::coordinator::Waiter { worker, req } in queue {
+            (worker, ranks.of(worker, *req)).hash(h);
+        }
+        match pending {
+            None => 0u8.hash(h),
+            Some(super::coordinator::PendingGrant {
+                worker,
+                req,
+                token,
+                generation,
+                awaiting,
+                retry_at_local,
+            }) => {
+                1u8.hash(h);
+                (worker, ranks.of(worker, *req), token, generation, awaiting).hash(h);
+                retry_at_local.hash(h);
+            }
+        }
     }
 }

@@ -265,7 +265,7 @@ mod tests {
             .collect();
         assert_eq!(broken, ["stale_overwrite", "superseded_write"]);
         // The shortest stale overwrite, as tests/explore.rs pins it.
-        assert_eq!(rows[0].length, Some(11));
+        assert_eq!(rows[0].length, Some(12));
         // The same search as the command line's, apart from the clock.
         let cli = crate::sim::explore::explore(&a.run.scenario, a.run.variant.clone(), bounds(&a));
         assert_eq!(

@@ -407,6 +407,7 @@ fn place(e: &Event, lane_of: &dyn Fn(&str) -> Option<usize>) -> Option<Place> {
         LeaseRenewed { .. }
         | RenewalDenied { .. }
         | LeaseReleased { .. }
+        | WaitersNotified { .. }
         | AcquireQueued { .. } => own(MARK_W),
         AcquireSent { .. }
         | LeaseAcquired { .. }
@@ -1308,6 +1309,17 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
                     String::new(),
                     title,
                     "m-warn",
+                    recent,
+                ),
+                WaitersNotified { .. } => mark(
+                    &mut tl,
+                    lane,
+                    x,
+                    &lanes,
+                    "⋯",
+                    "free: ask again".into(),
+                    title,
+                    "m-minor",
                     recent,
                 ),
                 AcquireQueued { .. } => mark(

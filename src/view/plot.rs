@@ -665,7 +665,7 @@ mod tests {
 
     fn result() -> LabResult {
         lab::sweep(&LabParams {
-            ttls: vec![2, 5, 10, 20, 40],
+            ttls: vec![5, 8, 10, 20, 40],
             runs: 4,
             duration: 180,
             ..LabParams::default()
@@ -786,7 +786,7 @@ mod tests {
         r.points[1].takeover_mean = None;
         let c = chart(&r, ChartKind::Takeover);
         let ttls: Vec<Tick> = c.series[0].points.iter().map(|p| p.ttl).collect();
-        assert_eq!(ttls, [2, 10, 20, 40]);
+        assert_eq!(ttls, [5, 10, 20, 40]);
         assert_eq!(c.series[0].path.matches('L').count(), 3);
         assert!(c.series[0].path.starts_with('M'));
     }
@@ -798,7 +798,7 @@ mod tests {
         let p = &c.series[0].points[0];
         assert_eq!(
             p.label,
-            format!("TTL 2: {}", Metric::FalseExpirations.phrase(p.value))
+            format!("TTL 5: {}", Metric::FalseExpirations.phrase(p.value))
         );
         assert_eq!(Metric::FalseExpirations.phrase(2.0), "2 false expirations");
         assert_eq!(

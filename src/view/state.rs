@@ -811,11 +811,11 @@ mod tests {
     fn a_lab_run_loads_as_a_normal_run_at_its_first_violation_and_shares_by_link() {
         use crate::sim::lab::{self, LabParams};
         let p = LabParams::default();
-        let (scenario, actions, measured) = lab::simulate(&p, 2, 0);
-        assert!(
-            measured.stale_accepted_unfenced > 0,
-            "a run with a stale write"
-        );
+        // The first seeded run at TTL 5 in which a stale write got through unfenced.
+        let (scenario, actions, _) = (0..p.runs)
+            .map(|i| lab::simulate(&p, 5, i))
+            .find(|(_, _, m)| m.stale_accepted_unfenced > 0)
+            .expect("a run with a stale write");
         let mut a = app();
         let listed = a.scenarios.len();
         assert!(a.apply(Msg::LoadScenario(
@@ -884,7 +884,7 @@ mod tests {
             .notice
             .clone()
             .unwrap()
-            .contains("breaks stale_overwrite: 11 actions"));
+            .contains("breaks stale_overwrite: 12 actions"));
         // The last step shows the violation; the step before does not.
         assert_eq!(a.run.cursor(), ce.len());
         let violation = |a: &AppState| {

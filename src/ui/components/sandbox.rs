@@ -58,7 +58,8 @@ pub fn Sandbox() -> Html {
         let cut = if wk.partitioned {
             b(Action::Heal { worker: worker() }, "Reconnect", "Reconnect")
         } else {
-            b(Action::Partition { worker: worker() }, "Cut off", "Cut off")
+            // The cut loses what is on the wire between them too (docs/scenario-format.md).
+            (Action::Partition { worker: worker() }, "Cut off".into(), format!("Cut off {n} from the coordinator, losing messages in flight between them"))
         };
         let faults = vec![
             b(Action::Pause { worker: worker(), ticks: None }, "Pause", "Pause"),
