@@ -1203,11 +1203,14 @@ impl World {
             hash_worker(w, &ranks, &mut h);
         }
         self.resources.hash(&mut h);
-        // Messages as a multiset: ids only say in which order equal messages were sent.
-        let mut flights: Vec<u64> = self
-            .network
-            .in_flight
-            .iter()
+        // Messages in the order time would deliver them (due time, then send order, as
+        // `Network::next_due`), without their ids: two paths that put the same messages on
+        // the wire in a different order within one due time are different states, since a
+        // tick delivers them in that order; ids themselves only name them.
+        let mut order: Vec<&Envelope> = self.network.in_flight.iter().collect();
+        order.sort_by_key(|e| (e.due_at, e.id));
+        let flights: Vec<u64> = order
+            .into_iter()
             .map(|e| {
                 let mut m = super::hash::FxHasher::default();
                 (&e.from, &e.to, e.sent_at, e.due_at, e.hold).hash(&mut m);
@@ -1219,7 +1222,6 @@ impl World {
                 m.finish()
             })
             .collect();
-        flights.sort_unstable();
         flights.hash(&mut h);
         self.network.spec.hash(&mut h);
         self.ghost.minted.hash(&mut h);
