@@ -258,3 +258,15 @@ fn the_unfenceable_email_shows_its_stale_effect_with_distinct_operation_ids_too(
     );
     assert!(!rep.has(ViolationKind::DoubleExecution));
 }
+
+#[test]
+fn an_ignored_reply_is_drawn_on_the_timeline_with_its_reason() {
+    let r = run("dup-grant-revives-lease", Some(Policy::HighestSeen));
+    let tl = fencing_lab::view::layout::layout(&r);
+    let m = tl
+        .marks
+        .iter()
+        .find(|m| m.label == "ignored grant")
+        .expect("a mark for the ignored grant");
+    assert!(m.title.contains("answers no acquire"), "{}", m.title);
+}
