@@ -28,12 +28,16 @@ pub struct Event {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum EventKind {
     // network
+    /// `kind` is what the message is, for anything that must tell messages apart; `what`
+    /// is its description for people, never parsed.
     Sent {
         to: String,
+        kind: MessageKind,
         what: String,
     },
     Delivered {
         to: String,
+        kind: MessageKind,
         what: String,
     },
     Held {
@@ -206,8 +210,8 @@ impl fmt::Display for EventKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use EventKind::*;
         match self {
-            Sent { to, what } => write!(f, "sends {what} to {to}"),
-            Delivered { to, what } => write!(f, "delivers {what} to {to}"),
+            Sent { to, what, .. } => write!(f, "sends {what} to {to}"),
+            Delivered { to, what, .. } => write!(f, "delivers {what} to {to}"),
             Held { until: Some(t) } => write!(f, "holds the message until t={t}"),
             Held { until: None } => write!(f, "holds the message indefinitely"),
             Dropped { why } => write!(f, "drops the message ({why})"),

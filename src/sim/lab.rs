@@ -9,6 +9,7 @@
 use super::action::Action;
 use super::event::EventKind;
 use super::invariant::ViolationKind;
+use super::message::MessageKind;
 use super::message::NetworkSpec;
 use super::request::{Op, Reason};
 use super::resource::{Policy, ResourceKind, ResourceOptions};
@@ -204,7 +205,10 @@ pub fn simulate(p: &LabParams, ttl: Tick, index: u32) -> (Scenario, Vec<Action>,
                         m.takeover = Some(e.tick - c);
                     }
                 }
-                EventKind::Sent { what, .. } if what.starts_with("renew ") => m.renewals += 1,
+                EventKind::Sent {
+                    kind: MessageKind::Renew,
+                    ..
+                } => m.renewals += 1,
                 EventKind::WriteRejected {
                     resource,
                     reason: Reason::Stale,

@@ -640,6 +640,7 @@ impl World {
     fn send(&mut self, from: Node, to: Node, msg: Message, log: &mut Vec<Event>) {
         let mut note = Note::new(EventKind::Sent {
             to: to.name().to_string(),
+            kind: msg.kind(),
             what: msg.describe(),
         })
         .maybe_token(msg.token());
@@ -696,6 +697,7 @@ impl World {
         let now = self.now;
         let mut note = Note::new(EventKind::Delivered {
             to: env.to.name().to_string(),
+            kind: env.msg.kind(),
             what: env.msg.describe(),
         })
         .maybe_token(env.msg.token());

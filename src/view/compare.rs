@@ -188,6 +188,7 @@ pub fn no_difference(c: &Comparison, state: &AppState) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::message::MessageKind;
     use crate::sim::request::Op;
     use crate::sim::worker::WriteSpec;
     use crate::sim::{Action, Policy};
@@ -206,8 +207,13 @@ mod tests {
         (1..=run.len())
             .find(|&s| {
                 run.step_events(s).iter().any(|e| {
-                    matches!(&e.kind, EventKind::Delivered { what, .. } if what.starts_with("write"))
-                        && e.token.as_ref().is_some_and(|t| t.short() == n)
+                    matches!(
+                        &e.kind,
+                        EventKind::Delivered {
+                            kind: MessageKind::Write,
+                            ..
+                        }
+                    ) && e.token.as_ref().is_some_and(|t| t.short() == n)
                 })
             })
             .expect("A's write arrives")

@@ -11,6 +11,7 @@
 //! a restore bringing back an old holder) still ends or starts a bar.
 
 use crate::sim::event::{Event, EventKind};
+use crate::sim::message::MessageKind;
 use crate::sim::run::Run;
 use crate::sim::time::Tick;
 use crate::sim::worker::Status;
@@ -362,9 +363,9 @@ fn place(e: &Event, lane_of: &dyn Fn(&str) -> Option<usize>) -> Option<Place> {
     let own = |w: i32| actor.map(|l| Place::Own(l, w, None));
     let p = match &e.kind {
         Sent { .. } => actor.map(Place::Anchor),
-        Delivered { to, what } => {
+        Delivered { to, kind, .. } => {
             let l = lane_of(to)?;
-            match (&e.request, what.starts_with("write")) {
+            match (&e.request, *kind == MessageKind::Write) {
                 (Some(r), true) => Some(Place::Attach(l, r.clone())),
                 _ => Some(Place::Anchor(l)),
             }
@@ -620,6 +621,9 @@ struct MsgStart {
     from: usize,
     to: usize,
     x0: i32,
+    kind: MessageKind,
+    /// The arrow's own label: `A1 · 41` on a write, `fence 41` on a fence; empty on the rest.
+    label: String,
     what: String,
     title: String,
     step: usize,
@@ -950,7 +954,7 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
             let title = describe(e);
             use EventKind::*;
             match &e.kind {
-                Sent { to, what } => {
+                Sent { to, kind, what } => {
                     if let (Some(from), Some(to), Some(id)) = (actor, lane_of(to), e.message) {
                         msgs.insert(
                             id,
@@ -958,6 +962,8 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
                                 from,
                                 to,
                                 x0: x,
+                                kind: *kind,
+                                label: arrow_label(*kind, e),
                                 what: what.clone(),
                                 title: title.clone(),
                                 step: s,
@@ -1027,6 +1033,8 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
                             from: m.from,
                             to: m.to,
                             x0: m.x0,
+                            kind: m.kind,
+                            label: m.label.clone(),
                             what: m.what.clone(),
                             title: format!(
                                 "{} (copy #{copy}, duplicated at t={})",
@@ -1133,11 +1141,11 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
                 LeaseGranted { lock, .. } => {
                     // The grant message that follows names the new holder.
                     let holder = step_events[i + 1..].iter().find_map(|n| match &n.kind {
-                        Sent { to, what }
-                            if n.actor == "coordinator"
-                                && what.starts_with("grant")
-                                && n.generation == e.generation =>
-                        {
+                        Sent {
+                            to,
+                            kind: MessageKind::Grant,
+                            ..
+                        } if n.actor == "coordinator" && n.generation == e.generation => {
                             Some(to.clone())
                         }
                         _ => None,
@@ -1569,7 +1577,9 @@ fn seed_in_flight(
             .rev()
             .flat_map(|s| run.step_events(s).iter().rev())
             .find_map(|e| match &e.kind {
-                EventKind::Sent { to, what } if e.message == Some(id) => Some((e, to, what)),
+                EventKind::Sent { to, kind, what } if e.message == Some(id) => {
+                    Some((e, to, *kind, what))
+                }
                 _ => None,
             })
     };
@@ -1582,7 +1592,7 @@ fn seed_in_flight(
                 EventKind::Duplicated { copy } if copy == env.id => e.message,
                 _ => None,
             });
-        let Some((e, to, what)) = sent(env.id).or_else(|| original.and_then(sent)) else {
+        let Some((e, to, kind, what)) = sent(env.id).or_else(|| original.and_then(sent)) else {
             continue;
         };
         if let (Some(from), Some(to)) = (lane_of(&e.actor), lane_of(to)) {
@@ -1592,6 +1602,8 @@ fn seed_in_flight(
                     from,
                     to,
                     x0: BEFORE_X,
+                    kind,
+                    label: arrow_label(kind, e),
                     what: what.clone(),
                     title: describe(e),
                     step: first - 1,
@@ -1665,18 +1677,8 @@ fn push_arrow(
     state: ArrowState,
     recent: bool,
 ) {
-    let kind = m
-        .what
-        .split_whitespace()
-        .next()
-        .unwrap_or("message")
-        .to_string();
-    // Writes carry the story; a grant is labelled on the coordinator's lane already.
-    let label = if matches!(kind.as_str(), "write" | "fence") {
-        short_label(&m.what)
-    } else {
-        String::new()
-    };
+    let kind = arrow_class(m.kind).to_string();
+    let label = m.label.clone();
     tl.arrows.push(Arrow {
         id,
         x0: m.x0,
@@ -1708,23 +1710,34 @@ fn push_arrow(
     }
 }
 
-/// `write A1 (token 41)` → `A1 · 41`; `grant lock (token 41)` → `grant 41`.
-fn short_label(what: &str) -> String {
-    let tok = what
-        .find("(token ")
-        .map(|i| what[i + 7..].trim_end_matches(')').to_string())
-        .unwrap_or_else(|| {
-            if what.contains("no token") {
-                "no token".into()
-            } else {
-                String::new()
-            }
-        });
-    let mut words = what.split_whitespace();
-    match words.next() {
-        Some("write") => format!("{} · {tok}", words.next().unwrap_or("")),
-        Some(w) => format!("{w} {tok}"),
-        None => String::new(),
+/// The arrow's class (and its CSS): one word per kind of message.
+fn arrow_class(kind: MessageKind) -> &'static str {
+    match kind {
+        MessageKind::Acquire => "acquire",
+        MessageKind::Grant => "grant",
+        MessageKind::Available => "available",
+        MessageKind::Renew => "renew",
+        MessageKind::Renewed => "renewed",
+        MessageKind::RenewDenied => "renewal",
+        MessageKind::Release => "release",
+        MessageKind::Write => "write",
+        MessageKind::Reply => "reply",
+        MessageKind::Fence | MessageKind::FenceAck => "fence",
+    }
+}
+
+/// Writes carry the story (`A1 · 41`), and fences their token (`fence 41`); a grant is
+/// labelled on the coordinator's lane already, the rest need no label.
+fn arrow_label(kind: MessageKind, sent: &Event) -> String {
+    let tok = sent.token.as_ref().map(|t| t.short());
+    match kind {
+        MessageKind::Write => format!(
+            "{} · {}",
+            sent.request.as_deref().unwrap_or(""),
+            tok.as_deref().unwrap_or("no token")
+        ),
+        MessageKind::Fence | MessageKind::FenceAck => format!("fence {}", tok.unwrap_or_default()),
+        _ => String::new(),
     }
 }
 
