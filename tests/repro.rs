@@ -101,8 +101,13 @@ fn a_crash_loses_the_retry_buffer_unless_it_is_durable() {
     let mut r = Run::new(&durable, None);
     r.run_script().expect("a durable retry buffer survives");
     let retried = r.events().filter(|e| {
-        matches!(&e.kind, EventKind::Sent { what, .. } if what.starts_with("write"))
-            && e.actor == "A"
+        matches!(
+            &e.kind,
+            EventKind::Sent {
+                kind: fencing_lab::sim::message::MessageKind::Write,
+                ..
+            }
+        ) && e.actor == "A"
     });
     assert_eq!(retried.count(), 2, "the first send and the retry");
 }
