@@ -150,6 +150,8 @@ test('the guide embeds the presets: a page\'s frame steps to its verdict', async
 });
 
 test('every guide page has its frames, and each opens its preset without an error', async ({ page }) => {
+  // One page per frame, a few dozen frames: more than the default 30 s on a loaded machine.
+  test.setTimeout(120_000);
   await page.goto(`${GUIDE}index.html`);
   const pages = await page.locator('nav a[href$=".html"]').evaluateAll((as) => [...new Set(as.map((a) => a.href))]);
   expect(pages.length).toBeGreaterThanOrEqual(8);

@@ -76,21 +76,22 @@ test('the lab plots four charts against TTL and marks where safety breaks', asyn
 test('a point opens the run behind it in the main timeline', async ({ page, pageErrors }) => {
   await runLab(page, 3);
   const stale = chart(page, TITLES[3]);
-  // The shortest lease: some run there let a stale write through the unfenced copy.
-  const point = stale.getByRole('button', { name: /^TTL 2: .* accepted without fencing$/ });
+  // The shortest lease a worker can hold over this network (a 2-tick lease runs out before
+  // its grant arrives): some run there let a stale write through the unfenced copy.
+  const point = stale.getByRole('button', { name: /^TTL 4: .* accepted without fencing$/ });
   await point.focus();
   await page.keyboard.press('Enter');
   const pick = stale.getByRole('group', { name: 'Selected point' });
-  await expect(pick).toContainText(/TTL 2: .* accepted without fencing \(mean of 3 runs\)/);
+  await expect(pick).toContainText(/TTL 4: .* accepted without fencing \(mean of 3 runs\)/);
   const runs = pick.getByRole('combobox', { name: /^Run behind this point/ });
   await expect(runs.locator('option')).toHaveCount(3);
   const chosen = await runs.inputValue();
   await shot(page, 'lab-point-selected-1280');
   await pick.getByRole('button', { name: 'Open run' }).click();
 
-  await expect(picker(page, 'Scenario')).toHaveValue(`lab-ttl2-run${chosen}`);
+  await expect(picker(page, 'Scenario')).toHaveValue(`lab-ttl4-run${chosen}`);
   const k = Number(chosen) + 1;
-  await expect(page.getByText(new RegExp(`Opened “Lease lab: TTL 2, run ${k}” at step \\d+, its first violation`))).toBeVisible();
+  await expect(page.getByText(new RegExp(`Opened “Lease lab: TTL 4, run ${k}” at step \\d+, its first violation`))).toBeVisible();
   await expect(page.getByRole('region', { name: 'Timeline' })).toContainText('unfenced');
   await expect.poll(async () => (await svgStrings(page)).some((s) => /^Violation at unfenced/.test(s))).toBe(true);
   // A normal run: step through it.
