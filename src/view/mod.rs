@@ -12,6 +12,8 @@
 //! - [`embed`]: the options of embed mode (`?embed&preset=…`).
 //! - [`file`]: a run as a scenario file (Export JSON / Import JSON).
 //! - [`svg`]: the timeline as a standalone SVG document (export, `fencing-lab render`).
+//! - [`narrate`]: what the narration says of a step, computed from the run: the decision a
+//!   resource took and what it means under the chosen policy, and what a user's step caused.
 //! - [`text`]: accessible names and short descriptions shared by the components.
 
 pub mod compare;
@@ -21,6 +23,7 @@ pub mod file;
 pub mod inspect;
 pub mod lab;
 pub mod layout;
+pub mod narrate;
 pub mod plot;
 pub mod state;
 pub mod svg;

@@ -1,10 +1,9 @@
 //! What is happening and why: the step's narration, the variant's expected outcome, and the
 //! take-over message once the script has nothing more to say.
 
-use crate::sim::run::Entry;
 use crate::ui::state::use_app;
 use crate::view::state::{Choice, Msg};
-use crate::view::text;
+use crate::view::{narrate, text};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -20,11 +19,8 @@ pub fn Narration(props: &NarrationProps) -> Html {
     let state = use_app();
     let run = &state.run;
     let scenario = state.current();
-    let say: String = match run.current_entry() {
-        Entry::Start => "Nothing has happened yet. Press Play or Step forward to begin.".into(),
-        Entry::Script(_) => run.narration().unwrap_or_default().to_string(),
-        Entry::User(a) => format!("You: {a}."),
-    };
+    let say = narrate::say(run, run.cursor());
+    let verdicts = narrate::verdicts(run, run.cursor());
     let sandbox = scenario.script.is_empty();
     let take_over = run.next_script_step().is_none();
     let takeover_text = if sandbox {
@@ -59,6 +55,11 @@ pub fn Narration(props: &NarrationProps) -> Html {
             <h2 id="narration-h">{"Narration"}</h2>
             <p class="entry">{text::entry(run)}</p>
             <p class="say">{say}</p>
+            for v in verdicts {
+                <p class={classes!("verdict", v.violation.then_some("broken"))}>
+                    <strong>{"Verdict: "}</strong>{v.text}
+                </p>
+            }
             if let Some((lead, o)) = outcome {
                 <p class="outcome"><strong>{lead}</strong>{o}</p>
             }

@@ -1,0 +1,454 @@
+//! What the narration says about a step, in words computed from the run itself, so that it
+//! is true under whatever policy or variant the learner picked:
+//!
+//! - [`verdicts`]: one sentence per decision a resource took in the step (accepted, rejected
+//!   and why, replayed, checked) and what it means — the violation it caused, or the state it
+//!   kept. The script's own narration sets the scene; this line says how it came out.
+//! - [`say`]: the step's main text: the script's narration, or for a step of the user's own
+//!   (a sandbox action, a loaded counterexample) what the action was and what followed.
+
+use crate::sim::event::{Event, EventKind};
+use crate::sim::resource::{Policy, Resource, ResourceKind};
+use crate::sim::run::{Entry, Run};
+use crate::sim::token::Token;
+use crate::sim::{Reason, ViolationKind, World};
+
+/// The step's main text. `None` only for a step past the recorded ones.
+pub fn say(run: &Run, i: usize) -> String {
+    match run.entry(i) {
+        None | Some(Entry::Start) => {
+            if run.scenario.script.is_empty() {
+                "Nothing has happened yet. Act with the buttons below: every step you take is drawn here.".into()
+            } else {
+                "Nothing has happened yet. Press Play or Step forward to begin.".into()
+            }
+        }
+        Some(Entry::Script(k)) => run.step_narration(*k).unwrap_or_default().to_string(),
+        Some(Entry::User(a)) => {
+            let what = consequences(run.step_events(i));
+            if what.is_empty() {
+                format!("You: {a}. Nothing else happens in this step.")
+            } else {
+                format!("You: {a}. {what}")
+            }
+        }
+    }
+}
+
+/// The events of a user's step that say what followed from it, as sentences. Deliveries and
+/// decisions are named; the resource's decision gets its own line from [`verdicts`].
+fn consequences(events: &[Event]) -> String {
+    const MOST: usize = 4;
+    let notable: Vec<String> = events
+        .iter()
+        .filter(|e| {
+            !matches!(
+                e.kind,
+                EventKind::WriteAccepted { .. }
+                    | EventKind::WriteRejected { .. }
+                    | EventKind::WriteReplayed { .. }
+                    | EventKind::Violation { .. }
+            )
+        })
+        .map(|e| {
+            let mut s = format!("{} {}", actor(e), e.kind);
+            if let Some(t) = &e.token {
+                if !matches!(e.kind, EventKind::Sent { .. } | EventKind::Delivered { .. }) {
+                    s.push_str(&format!(" (token {t})"));
+                }
+            }
+            format!("At t={}, {s}.", e.tick)
+        })
+        .collect();
+    let mut text = notable
+        .iter()
+        .take(MOST)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(" ");
+    if notable.len() > MOST {
+        text.push_str(&format!(
+            " And {} more events (see the event log).",
+            notable.len() - MOST
+        ));
+    }
+    text
+}
+
+fn actor(e: &Event) -> &str {
+    match e.actor.as_str() {
+        "network" => "the network",
+        "coordinator" => "the coordinator",
+        a => a,
+    }
+}
+
+/// What one decision came to, in words, and whether it broke a safety property.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    pub text: String,
+    pub violation: bool,
+}
+
+/// One sentence per decision a resource took in step `i`, with what it means.
+pub fn verdicts(run: &Run, i: usize) -> Vec<Verdict> {
+    let (Some(before), Some(after)) = (run.world_at(i.saturating_sub(1)), run.world_at(i)) else {
+        return Vec::new();
+    };
+    if i == 0 {
+        return Vec::new();
+    }
+    let events = run.step_events(i);
+    let mut said_violations = vec![false; events.len()];
+    let mut out = Vec::new();
+    for e in events {
+        let Some(sentence) = decision(e, before, after) else {
+            continue;
+        };
+        // The violations this decision caused: the checker's events for the same request
+        // at the same resource, in this step.
+        let caused: Vec<ViolationKind> = events
+            .iter()
+            .enumerate()
+            .filter_map(|(k, v)| match &v.kind {
+                EventKind::Violation { kind, resource, .. }
+                    if Some(resource.as_str()) == decided_at(e)
+                        && v.request == e.request
+                        && !said_violations[k] =>
+                {
+                    said_violations[k] = true;
+                    Some(*kind)
+                }
+                _ => None,
+            })
+            .collect();
+        out.push(match caused.as_slice() {
+            [] => Verdict {
+                text: format!("{sentence}.{}", kept(e, after)),
+                violation: false,
+            },
+            kinds => Verdict {
+                text: format!("{sentence}. That is {}.", violation_words(kinds)),
+                violation: true,
+            },
+        });
+    }
+    // Violations found apart from a decision of this step (a part of a multi-object write
+    // left behind, say) still get said.
+    for (k, v) in events.iter().enumerate() {
+        if let (EventKind::Violation { kind, resource, .. }, false) = (&v.kind, said_violations[k])
+        {
+            out.push(Verdict {
+                text: format!(
+                    "The checker finds a violation at {resource}: {}.",
+                    violation_words(&[*kind])
+                ),
+                violation: true,
+            });
+        }
+    }
+    out
+}
+
+/// The resource a decision event was taken at.
+fn decided_at(e: &Event) -> Option<&str> {
+    match &e.kind {
+        EventKind::WriteAccepted { resource, .. }
+        | EventKind::WriteRejected { resource, .. }
+        | EventKind::WriteReplayed { resource, .. }
+        | EventKind::CheckPassed { resource }
+        | EventKind::TransactionRefused { resource, .. } => Some(resource),
+        _ => None,
+    }
+}
+
+fn violation_words(kinds: &[ViolationKind]) -> String {
+    kinds
+        .iter()
+        .map(|k| format!("{}: {}", violation_name(*k), k.explain()))
+        .collect::<Vec<_>>()
+        .join("; and ")
+}
+
+/// A violation kind in plain words, for a sentence.
+pub fn violation_name(k: ViolationKind) -> &'static str {
+    match k {
+        ViolationKind::StaleOverwrite => "a stale overwrite",
+        ViolationKind::SupersededWrite => "a superseded write",
+        ViolationKind::DoubleExecution => "a double execution",
+        ViolationKind::InconsistentObjects => "inconsistent objects",
+        ViolationKind::OwnerLockedOut => "the owner locked out",
+    }
+}
+
+/// "A-stale, carrying token 41", "A1, carrying no token".
+fn request_words(e: &Event) -> String {
+    let id = e.request.as_deref().unwrap_or("?");
+    match &e.token {
+        Some(t) => format!("{id}, carrying token {t},"),
+        None => format!("{id}, carrying no token,"),
+    }
+}
+
+/// The sentence for one decision event, without its consequence or final stop; `None` for
+/// other events.
+fn decision(e: &Event, before: &World, after: &World) -> Option<String> {
+    let name = decided_at(e)?;
+    let res = after.resource(name).or_else(|| before.resource(name))?;
+    let under = under(res);
+    let what = request_words(e);
+    Some(match &e.kind {
+        EventKind::WriteAccepted { no_op, .. } => {
+            let why = accept_reason(res, e.token.as_ref(), before.resource(name));
+            let done = if *no_op {
+                ". It already held what the write asked for, so nothing changed"
+            } else {
+                ""
+            };
+            format!("{under}, {name} accepted {what} {why}{done}")
+        }
+        EventKind::WriteRejected {
+            reason, highest, ..
+        } => {
+            format!(
+                "{under}, {name} rejected {what} as {}",
+                reject_reason(*reason, res, e.token.as_ref(), highest.as_ref())
+            )
+        }
+        EventKind::WriteReplayed { recorded, .. } => format!(
+            "{name} has already done operation {} and replays its recorded result ({recorded}) to {} instead of doing it again",
+            e.op_id.as_deref().unwrap_or("?"),
+            what.trim_end_matches(',')
+        ),
+        EventKind::CheckPassed { .. } => format!(
+            "{under}, {name} checked {what} and the token passes. The write itself is a separate, later step, and another write can slip in between"
+        ),
+        EventKind::TransactionRefused { because, .. } => format!(
+            "{name} left its part of {} undone: the transaction was refused at {because}, so no object changed",
+            what.trim_end_matches(',')
+        ),
+        _ => return None,
+    })
+}
+
+/// "Under highest-seen", or what the destination is when it cannot fence at all.
+fn under(res: &Resource) -> String {
+    if res.kind.can_fence() {
+        format!("Under {}", res.policy.as_str())
+    } else {
+        format!("As {} (which cannot fence)", kind_words(&res.kind))
+    }
+}
+
+fn kind_words(k: &ResourceKind) -> &'static str {
+    match k {
+        ResourceKind::Store { .. } => "a store",
+        ResourceKind::Account { .. } => "an account",
+        ResourceKind::Email => "an email service",
+        ResourceKind::IdempotentApi => "a third-party API",
+        ResourceKind::ContentStore => "a content store",
+    }
+}
+
+fn accept_reason(res: &Resource, token: Option<&Token>, was: Option<&Resource>) -> String {
+    if !res.kind.can_fence() {
+        return "because it has no way to compare tokens: it acts on whatever arrives".into();
+    }
+    if res.policy == Policy::Unfenced {
+        return "because, unfenced, it never looks at the token".into();
+    }
+    let Some(t) = token else {
+        return "because this resource lets a write without a token through unchecked".into();
+    };
+    match was.and_then(|r| r.data.highest.as_ref()) {
+        None => format!("because {t} is the first token it has seen"),
+        Some(h) if h == t => {
+            format!("because {t} equals the highest it has seen, and an equal token passes")
+        }
+        Some(h) => format!("because {t} is above the highest it had seen, {h}"),
+    }
+}
+
+fn reject_reason(
+    reason: Reason,
+    res: &Resource,
+    token: Option<&Token>,
+    highest: Option<&Token>,
+) -> String {
+    match (reason, token, highest) {
+        (Reason::Stale, Some(t), Some(h)) if t == h => {
+            format!("stale: {t} is not above the highest it has seen, {h}, and strict refuses an equal token")
+        }
+        (Reason::Stale, Some(t), Some(h)) => {
+            format!("stale: {t} is below the highest it has seen, {h}")
+        }
+        (Reason::Stale, _, _) => "stale: its token is older than one it has already seen".into(),
+        (Reason::MissingToken, _, _) => {
+            "missing its token: this resource requires one".into()
+        }
+        (Reason::WrongScope, Some(t), _) => format!(
+            "out of scope: token {t} was minted for {}, not for {}, the lock this resource honours",
+            t.lock, res.lock
+        ),
+        (Reason::WrongScope, None, _) => "out of scope".into(),
+        (Reason::Business, _, _) => {
+            "against a business rule: the operation itself is refused (this is not a fencing decision)".into()
+        }
+    }
+}
+
+/// What an accepted write leaves, or what a refusal kept, when nothing went wrong.
+fn kept(e: &Event, after: &World) -> String {
+    let Some(res) = decided_at(e).and_then(|name| after.resource(name)) else {
+        return String::new();
+    };
+    let state = match &res.kind {
+        ResourceKind::Store { .. } => format!("“{}”", res.data.value),
+        ResourceKind::Account { .. } => format!("a balance of {}", res.data.balance),
+        _ => return String::new(),
+    };
+    match &e.kind {
+        EventKind::WriteRejected { .. } => format!(" It still holds {state}."),
+        EventKind::WriteAccepted { no_op: false, .. } => format!(" It now holds {state}."),
+        _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::Action;
+    use crate::view::state::{build_run, load_presets, Choice};
+
+    fn texts(v: Vec<Verdict>) -> String {
+        v.into_iter().map(|v| v.text).collect::<Vec<_>>().join(" ")
+    }
+
+    fn run(id: &str, p: Policy) -> Run {
+        let s = load_presets().into_iter().find(|s| s.id == id).unwrap();
+        let mut r = build_run(&s, &Choice::Policy(p));
+        r.run_script().unwrap();
+        r
+    }
+
+    /// The step whose events include `A-stale` reaching the resource.
+    fn decisive(r: &Run, request: &str) -> usize {
+        (1..=r.len())
+            .find(|&i| {
+                r.step_events(i)
+                    .iter()
+                    .any(|e| decided_at(e).is_some() && e.request.as_deref() == Some(request))
+            })
+            .expect("the request is decided")
+    }
+
+    #[test]
+    fn the_paused_writers_decisive_step_says_its_verdict_under_each_policy() {
+        let r = run("paused-writer", Policy::Unfenced);
+        let v = texts(verdicts(&r, decisive(&r, "A-stale")));
+        assert!(
+            v.starts_with("Under unfenced, report accepted A-stale, carrying token 41"),
+            "{v}"
+        );
+        assert!(v.contains("That is a stale overwrite"), "{v}");
+
+        for p in [Policy::HighestSeen, Policy::Strict, Policy::FenceOnAcquire] {
+            let r = run("paused-writer", p);
+            let v = texts(verdicts(&r, decisive(&r, "A-stale")));
+            assert!(
+                v.contains(&format!("Under {}, report rejected A-stale, carrying token 41, as stale: 41 is below the highest it has seen, 42.", p.as_str())),
+                "{v}"
+            );
+            assert!(v.ends_with("It still holds “B's report”."), "{v}");
+            assert!(
+                !v.contains("That is"),
+                "no violation under {}: {v}",
+                p.as_str()
+            );
+        }
+    }
+
+    /// Every decision a resource takes, in every preset under every policy, is said in its
+    /// step, with the word of the outcome the model recorded.
+    #[test]
+    fn every_decision_in_every_preset_is_said() {
+        for s in load_presets() {
+            for p in Policy::ALL {
+                let mut r = build_run(&s, &Choice::Policy(p));
+                r.run_script().unwrap();
+                for i in 1..=r.len() {
+                    let said = verdicts(&r, i);
+                    let events = r.step_events(i);
+                    let decisions: Vec<&Event> =
+                        events.iter().filter(|e| decided_at(e).is_some()).collect();
+                    assert!(
+                        said.len() >= decisions.len(),
+                        "{} {} step {i}",
+                        s.id,
+                        p.as_str()
+                    );
+                    for (e, line) in decisions.iter().zip(&said) {
+                        let word = match e.kind {
+                            EventKind::WriteAccepted { .. } => " accepted ",
+                            EventKind::WriteRejected { .. } => " rejected ",
+                            EventKind::WriteReplayed { .. } => " replays ",
+                            EventKind::CheckPassed { .. } => " checked ",
+                            _ => " left ",
+                        };
+                        let line = &line.text;
+                        assert!(
+                            line.contains(word),
+                            "{} {} step {i}: {line}",
+                            s.id,
+                            p.as_str()
+                        );
+                        assert!(line.contains(e.request.as_deref().unwrap()), "{line}");
+                    }
+                    for e in events {
+                        if let EventKind::Violation { kind, .. } = e.kind {
+                            assert!(
+                                said.iter()
+                                    .any(|l| l.violation && l.text.contains(violation_name(kind))),
+                                "{} {} step {i}: {kind:?} unsaid in {said:?}",
+                                s.id,
+                                p.as_str()
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_users_step_says_what_followed() {
+        let s = load_presets()
+            .into_iter()
+            .find(|s| s.id == "paused-writer")
+            .unwrap();
+        let mut r = build_run(&s, &Choice::Policy(Policy::HighestSeen));
+        r.step_forward().unwrap(); // A asks
+        r.act(Action::Advance { ticks: 1 }).unwrap();
+        let text = say(&r, r.cursor());
+        assert!(
+            text.starts_with(
+                "You: advance 1 tick. At t=1, the network delivers acquire report-lock"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("the coordinator grants report-lock"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_blank_sandbox_does_not_ask_for_play() {
+        let s = load_presets()
+            .into_iter()
+            .find(|s| s.id == "sandbox")
+            .unwrap();
+        let r = build_run(&s, &Choice::default_for(&s));
+        assert!(!say(&r, 0).contains("Press Play"));
+    }
+}
