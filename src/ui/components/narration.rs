@@ -21,7 +21,7 @@ pub fn Narration(props: &NarrationProps) -> Html {
     let run = &state.run;
     let scenario = state.current();
     let say: String = match run.current_entry() {
-        Entry::Start => "Nothing has happened yet. Press Play or Step forward to begin.".into(),
+        Entry::Start => text::at_start(state.can_play(), props.hands).into(),
         Entry::Script(_) => run.narration().unwrap_or_default().to_string(),
         Entry::User(a) => format!("You: {a}."),
     };
@@ -68,13 +68,7 @@ pub fn Narration(props: &NarrationProps) -> Html {
             if let Some(n) = &state.notice {
                 <div class="notice" role="status">
                     <p>{n.clone()}</p>
-                    <button type="button" class="small" onclick={reload.clone()}>{"Reload scenario"}</button>
-                    <button type="button" class="small" onclick={dismiss.clone()}>{"Dismiss"}</button>
-                </div>
-            }
-            if let Some(e) = &state.error {
-                <div class="error" role="alert">
-                    <p>{e.clone()}</p>
+                    <button type="button" class="small" onclick={reload}>{"Reload scenario"}</button>
                     <button type="button" class="small" onclick={dismiss}>{"Dismiss"}</button>
                 </div>
             }
