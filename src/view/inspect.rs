@@ -52,7 +52,7 @@ fn backup(w: &World, start: &World) -> String {
         .as_ref()
         .is_some_and(|s| std::rc::Rc::ptr_eq(s, b) || **s == **b);
     if initial {
-        format!("the start's: {counters}")
+        format!("{counters} (made at the start)")
     } else {
         counters
     }
@@ -331,7 +331,7 @@ mod tests {
         for s in presets::all() {
             let run = Run::new(&s, s.variants.first());
             let r = row_of(&run);
-            assert!(r.value.starts_with("the start's: "), "{}: {r:?}", s.id);
+            assert!(r.value.ends_with(" (made at the start)"), "{}: {r:?}", s.id);
             for l in &s.locks {
                 assert!(r.value.contains(&l.name), "{}: {r:?}", s.id);
             }
@@ -346,7 +346,7 @@ mod tests {
         })
         .unwrap();
         run.act(crate::sim::Action::Advance { ticks: 2 }).unwrap();
-        assert_eq!(row_of(&run).value, "the start's: store-lock next 1");
+        assert_eq!(row_of(&run).value, "store-lock next 1 (made at the start)");
         run.act(crate::sim::Action::CoordinatorBackup).unwrap();
         let r = row_of(&run);
         assert_eq!(r.value, "store-lock next 2");
