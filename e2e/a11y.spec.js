@@ -43,23 +43,25 @@ async function openTool(page, summary) {
   return section;
 }
 
-test('axe: the main page, at the start and mid-run', async ({ page, pageErrors }) => {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await openApp(page);
-  await expectClean(page, 'the main page at step 0');
-  for (let i = 0; i < 4; i++) await button(page, 'Step forward').click();
-  await expectClean(page, 'the main page at step 4');
-  expect(pageErrors).toEqual([]);
-});
+for (const width of [1280, 360]) {
+  test(`axe at ${width} px: the main page, at the start and mid-run`, async ({ page, pageErrors }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await openApp(page);
+    await expectClean(page, 'the main page at step 0');
+    for (let i = 0; i < 4; i++) await button(page, 'Step forward').click();
+    await expectClean(page, 'the main page at step 4');
+    expect(pageErrors).toEqual([]);
+  });
 
-test('axe: the sandbox, blank and with a session', async ({ page, pageErrors }) => {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await openPreset(page, 'sandbox');
-  await expectClean(page, 'the blank sandbox');
-  await sandboxSession(page);
-  await expectClean(page, 'a sandbox session');
-  expect(pageErrors).toEqual([]);
-});
+  test(`axe at ${width} px: the sandbox, blank and with a session`, async ({ page, pageErrors }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await openPreset(page, 'sandbox');
+    await expectClean(page, 'the blank sandbox');
+    await sandboxSession(page);
+    await expectClean(page, 'a sandbox session');
+    expect(pageErrors).toEqual([]);
+  });
+}
 
 test('axe: compare, explore (run) and the lab open', async ({ page, pageErrors }) => {
   test.setTimeout(120_000);
@@ -77,8 +79,14 @@ test('axe: compare, explore (run) and the lab open', async ({ page, pageErrors }
   await expectClean(page, 'Explore run');
 
   await page.getByRole('heading', { name: 'Lease-duration lab' }).click();
-  await expect(page.getByRole('spinbutton', { name: 'Runs per TTL' })).toBeVisible();
+  const runs = page.getByRole('spinbutton', { name: 'Runs per TTL' });
+  await expect(runs).toBeVisible();
   await expectClean(page, 'the lab open');
+  await runs.fill('3');
+  await runs.press('Tab');
+  await button(page, 'Run').click();
+  await expect(page.locator('details.lab').getByRole('status')).toContainText('Done', { timeout: 30_000 });
+  await expectClean(page, 'the lab run');
   expect(pageErrors).toEqual([]);
 });
 
