@@ -19,7 +19,7 @@ pub fn ErrorBar() -> Html {
     };
     html! {
         // An element with role="alert" is announced when it is added to the page.
-        <div class="error-bar error" role="alert">
+        <div class="error-bar" role="alert">
             <p>{e.clone()}</p>
             <button type="button" class="small" onclick={dismiss}>{"Dismiss"}</button>
         </div>
