@@ -169,3 +169,21 @@ test('every guide page has its frames, and each opens its preset without an erro
   }
   expect(frames, 'the guide embeds presets').toBeGreaterThanOrEqual(8);
 });
+
+test('the Embed dialog links to the embedding guide, served beside the app and in the guide', async ({ page, pageErrors }) => {
+  // The app on its own: docs/embedding.md, copied beside index.html by the build.
+  for (const [at, href, text] of [
+    [APP, 'embedding.md', '# Embedding Fencing Lab'],
+    [`${GUIDE}app/index.html`, '../embedding.html', 'Embedding Fencing Lab'],
+  ]) {
+    await page.goto(at);
+    await expect(button(page, 'Step forward')).toBeVisible({ timeout: 20_000 });
+    await button(page, 'Embed').click();
+    const link = page.getByRole('dialog', { name: 'Embed this view' }).getByRole('link', { name: 'Embedding Fencing Lab' });
+    await expect(link).toHaveAttribute('href', href);
+    const res = await page.request.get(new URL(href, page.url()).href);
+    expect(res.status(), `${href} from ${at}`).toBe(200);
+    expect(await res.text()).toContain(text);
+  }
+  expect(pageErrors).toEqual([]);
+});

@@ -113,7 +113,12 @@ for (const width of [1280, 360]) {
     await page.setViewportSize({ width, height: 900 });
     await openPreset(page, 'paused-writer');
     const section = await openTool(page, 'Compare policies');
-    await section.getByRole('combobox', { name: 'Compare with' }).selectOption('unfenced');
+    const pick = section.getByRole('combobox', { name: 'Compare with' });
+    // every choice but the current one (comparing a run with itself shows nothing)
+    const offered = await pick.locator('option').evaluateAll((os) => os.map((o) => o.value));
+    expect(offered).not.toContain('highest-seen');
+    expect(offered).toContain('unfenced');
+    await pick.selectOption('unfenced');
     const result = section.getByRole('status');
     await expect(result).toContainText('The runs first differ at step 10: under highest-seen, report rejects: stale');
     await expect(result).toContainText('under unfenced, report accepts');
@@ -134,6 +139,8 @@ for (const width of [1280, 360]) {
       moved.push(await now(a));
     }
     expect(moved[1], 'the highlight moved right').toBeGreaterThan(moved[0]);
+    // mid-run: the runs agree up to here, and the sentence says they part later
+    await expect(result).toContainText('Up to this step (step 2) the runs do not differ, but they do later.');
     await button(page, 'Jump to end').click();
     await expect(result).not.toContainText('Step forward to step');
     for (const g of [a, b]) await expect(g.locator('.step.diverge')).toHaveCount(1);

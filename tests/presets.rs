@@ -346,3 +346,31 @@ fn say_if_picks_the_variant_then_the_policy_then_say() {
     let e = Scenario::from_json(&json(r#"[{ "say": "x" }]"#)).unwrap_err();
     assert!(e.contains("script[0].say_if[0]"), "{e}");
 }
+
+#[test]
+fn every_lock_is_named_for_what_it_guards() {
+    // A lock named "lease" read "expires A's lease on lease" in the sandbox's log.
+    for s in presets::all() {
+        for l in &s.locks {
+            assert!(
+                l.name.ends_with("-lock"),
+                "{}: lock “{}” is not named like the others (report-lock, store-lock)",
+                s.id,
+                l.name
+            );
+        }
+    }
+    let s = presets::get("sandbox").unwrap();
+    let mut run = Run::new(&s, None);
+    run.act(Action::Acquire {
+        worker: "A".into(),
+        lock: None,
+    })
+    .unwrap();
+    run.act(Action::Advance { ticks: 12 }).unwrap();
+    let log: Vec<String> = run.events().map(|e| e.to_string()).collect();
+    assert!(
+        log.iter().any(|l| l.contains("lease on store-lock")),
+        "{log:#?}"
+    );
+}

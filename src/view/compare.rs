@@ -17,8 +17,10 @@
 
 use super::layout::{self, Timeline};
 use super::state::{build_run, AppState, Choice};
+use super::text::{self, PolicyOptions};
 use crate::sim::event::{Event, EventKind};
 use crate::sim::run::{Entry, Run};
+use crate::sim::scenario::Scenario;
 use crate::sim::World;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -176,13 +178,72 @@ pub fn aligned(c: &Comparison, first: usize) -> (Timeline, Timeline) {
     )
 }
 
-/// A sentence for the view when no difference is found.
-pub fn no_difference(c: &Comparison, state: &AppState) -> String {
-    format!(
-        "The runs do not differ: under {} and {} every step of this run decides the same and leaves the resources the same.",
-        state.choice.value(),
-        c.other_choice.value()
-    )
+/// What the view says about the two runs at the current step. Both runs are compared over
+/// the whole plan (the steps taken and the rest of the script), so the sentence says whether
+/// they differ up to this step, and whether they differ later.
+pub fn summary(c: &Comparison, state: &AppState) -> String {
+    let (a, b) = (state.choice.value(), c.other_choice.value());
+    let cursor = c.main.cursor();
+    let last = c.main.len();
+    match &c.divergence {
+        Some(d) if d.step <= cursor => d.text.clone(),
+        Some(d) => {
+            let here = if cursor == 0 {
+                "Up to this step (the start)".to_string()
+            } else {
+                format!("Up to this step (step {cursor})")
+            };
+            format!(
+                "{here} the runs do not differ, but they do later. {} (Step forward to step {} to see it.)",
+                d.text, d.step
+            )
+        }
+        None if cursor < last => format!(
+            "The runs do not differ up to this step, nor later: under {a} and {b} every step of this run, to its last (step {last}), decides the same and leaves the resources the same."
+        ),
+        // Nothing planned ahead, but the user may act on: the sandbox, or a branch they took.
+        None if c.main.has_user_actions() || c.main.scenario.script.is_empty() => {
+            format!(
+                "The runs do not differ so far: under {a} and {b} every step taken decides the same and leaves the resources the same."
+            )
+        }
+        None => format!(
+            "The runs do not differ: under {a} and {b} every step of this run decides the same and leaves the resources the same."
+        ),
+    }
+}
+
+/// The choices the compare view offers: the policy picker's, less the current one (comparing
+/// a run with itself shows nothing).
+pub fn offered(s: &Scenario, own: &str) -> PolicyOptions {
+    let o = text::policy_options(s);
+    let keep = |v: Vec<(String, String)>| v.into_iter().filter(|(value, _)| value != own).collect();
+    PolicyOptions {
+        variants: keep(o.variants),
+        plain: keep(o.plain),
+    }
+}
+
+/// The value compared with: the one the user picked while it is still offered, else the
+/// first offered.
+pub fn other_value(offered: &PolicyOptions, picked: Option<&str>) -> Option<String> {
+    let mut values = offered
+        .variants
+        .iter()
+        .chain(&offered.plain)
+        .map(|(v, _)| v);
+    match picked {
+        Some(p)
+            if offered
+                .variants
+                .iter()
+                .chain(&offered.plain)
+                .any(|(v, _)| v == p) =>
+        {
+            Some(p.to_string())
+        }
+        _ => values.next().cloned(),
+    }
 }
 
 #[cfg(test)]
@@ -370,5 +431,107 @@ mod tests {
             differed_unaligned > 0,
             "the test would pass without aligning"
         );
+    }
+
+    #[test]
+    fn before_the_difference_the_view_says_the_runs_agree_so_far_and_differ_later() {
+        let mut a = app("paused-writer", variant("unfenced"));
+        for _ in 0..3 {
+            a.apply(Msg::StepForward);
+        }
+        let c = compare(&a, &variant("highest-seen"));
+        let d = c.divergence.clone().expect("they differ at step 10");
+        let text = summary(&c, &a);
+        assert!(
+            text.starts_with(
+                "Up to this step (step 3) the runs do not differ, but they do later. The runs first differ at step 10: "
+            ),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("(Step forward to step 10 to see it.)"),
+            "{text}"
+        );
+        assert!(text.contains(&d.text), "{text}");
+        // From the step where they part, the difference itself.
+        a.apply(Msg::Seek(d.step));
+        let c = compare(&a, &variant("highest-seen"));
+        assert_eq!(summary(&c, &a), d.text);
+        a.apply(Msg::ToEnd);
+        let c = compare(&a, &variant("highest-seen"));
+        assert_eq!(summary(&c, &a), d.text);
+    }
+
+    #[test]
+    fn runs_that_never_differ_are_said_to_agree_to_their_last_step() {
+        // Every preset and choice that agrees over the whole run, looked at mid-way: the
+        // sentence covers the steps ahead too.
+        let mut a = AppState::new(load_presets());
+        let mut seen = 0;
+        for i in 0..a.scenarios.len() {
+            a.apply(Msg::Load(i));
+            if a.current().script.len() < 3 {
+                continue;
+            }
+            a.apply(Msg::Seek(1));
+            for p in Policy::ALL {
+                let c = compare(&a, &Choice::Policy(p));
+                if c.divergence.is_some() || c.other_choice == a.choice {
+                    continue;
+                }
+                seen += 1;
+                let text = summary(&c, &a);
+                assert!(
+                    text.starts_with("The runs do not differ up to this step, nor later: ")
+                        && text.contains(&format!("to its last (step {})", c.main.len())),
+                    "{}: {text}",
+                    a.current().id
+                );
+            }
+        }
+        assert!(
+            seen > 0,
+            "no pair of choices agrees: the test checks nothing"
+        );
+    }
+
+    #[test]
+    fn the_sandbox_agrees_so_far() {
+        let mut a = app("sandbox", Choice::Policy(Policy::HighestSeen));
+        a.apply(Msg::Act(Action::Acquire {
+            worker: "A".into(),
+            lock: None,
+        }));
+        let c = compare(&a, &Choice::Policy(Policy::Strict));
+        assert_eq!(c.divergence, None);
+        assert!(
+            summary(&c, &a).starts_with("The runs do not differ so far: "),
+            "{}",
+            summary(&c, &a)
+        );
+    }
+
+    #[test]
+    fn the_compare_picker_never_offers_the_current_choice() {
+        for s in crate::presets::all() {
+            let all = text::policy_options(&s);
+            for (own, _) in all.variants.iter().chain(&all.plain) {
+                let o = offered(&s, own);
+                let values: Vec<&String> =
+                    o.variants.iter().chain(&o.plain).map(|(v, _)| v).collect();
+                assert!(!values.contains(&own), "{}: {own} offered", s.id);
+                assert_eq!(
+                    values.len() + 1,
+                    all.variants.len() + all.plain.len(),
+                    "{}",
+                    s.id
+                );
+                // The default is the first other choice; a pick is kept while offered.
+                assert_eq!(other_value(&o, None).as_ref(), Some(values[0]));
+                assert_eq!(other_value(&o, Some(own)).as_ref(), Some(values[0]));
+                let last = values[values.len() - 1];
+                assert_eq!(other_value(&o, Some(last)).as_ref(), Some(last));
+            }
+        }
     }
 }

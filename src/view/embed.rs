@@ -165,6 +165,19 @@ pub fn frame_height(state: &AppState, sandbox: bool) -> i32 {
     }
 }
 
+/// Where the Embed dialog's "how to embed" link points, from the app's own path: inside the
+/// guide (`make site` puts the app in `app/` beside the guide's pages) the guide's page on
+/// embedding; elsewhere docs/embedding.md, which the build copies beside the app (index.html).
+/// Both are files of the same site, so the link works offline.
+pub fn guide_page(pathname: &str) -> &'static str {
+    let dir = pathname.rsplit_once('/').map_or("", |(dir, _)| dir);
+    if dir.ends_with("/app") || dir == "app" {
+        "../embedding.html"
+    } else {
+        "embedding.md"
+    }
+}
+
 /// Percent-decoding of a query value (`+` is a space).
 fn decode(s: &str) -> String {
     let bytes = s.as_bytes();
@@ -330,5 +343,21 @@ mod tests {
             snip.html,
             plain.html
         );
+    }
+
+    #[test]
+    fn the_embedding_guide_is_found_beside_the_app() {
+        // In the built guide (target/site/app/…): its page on embedding.
+        assert_eq!(guide_page("/app/"), "../embedding.html");
+        assert_eq!(guide_page("/app/index.html"), "../embedding.html");
+        assert_eq!(
+            guide_page("/fencing-lab/app/index.html"),
+            "../embedding.html"
+        );
+        // The app on its own (dist/): the copy of docs/embedding.md beside it.
+        assert_eq!(guide_page("/"), "embedding.md");
+        assert_eq!(guide_page("/index.html"), "embedding.md");
+        assert_eq!(guide_page("/fencing-lab/"), "embedding.md");
+        assert_eq!(guide_page("/snapp/"), "embedding.md");
     }
 }

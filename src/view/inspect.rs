@@ -35,8 +35,31 @@ fn token(t: Option<&crate::sim::token::Token>) -> String {
     t.map_or("none".into(), |t| t.short())
 }
 
-/// The nodes of one world, without change marks.
-pub fn world_sections(w: &World) -> Vec<Section> {
+/// The coordinator's backup as its row shows it: the counters a restore would bring back
+/// (holders never come back), and whether it is the one the world starts with.
+fn backup(w: &World, start: &World) -> String {
+    let Some(b) = &w.coordinator.backup else {
+        return "none".into();
+    };
+    let counters: Vec<String> = b
+        .iter()
+        .map(|(name, l)| format!("{name} {}", l.issuer.describe()))
+        .collect();
+    let counters = counters.join(", ");
+    let initial = start
+        .coordinator
+        .backup
+        .as_ref()
+        .is_some_and(|s| std::rc::Rc::ptr_eq(s, b) || **s == **b);
+    if initial {
+        format!("{counters} (made at the start)")
+    } else {
+        counters
+    }
+}
+
+/// The nodes of one world, without change marks; `start` is the world at step 0.
+pub fn world_sections(w: &World, start: &World) -> Vec<Section> {
     let mut out = Vec::new();
     let c = &w.coordinator;
     let mut rows = vec![row("its clock reads", c.local(w.now).to_string())];
@@ -75,10 +98,7 @@ pub fn world_sections(w: &World) -> Vec<Section> {
             ));
         }
     }
-    rows.push(row(
-        "backup",
-        if c.backup.is_some() { "taken" } else { "none" },
-    ));
+    rows.push(row("backup", backup(w, start)));
     out.push(Section {
         title: "coordinator".into(),
         kind: "lease coordinator".into(),
@@ -181,11 +201,12 @@ pub fn mark_changes(now: &mut [Section], before: &[Section]) {
 
 /// Everything the inspector shows at the run's current step.
 pub fn sections(run: &Run) -> Vec<Section> {
-    let mut now = world_sections(run.world());
+    let start = run.world_at(0).expect("a run has its start");
+    let mut now = world_sections(run.world(), start);
     let c = run.cursor();
     if c > 0 {
         if let Some(prev) = run.world_at(c - 1) {
-            mark_changes(&mut now, &world_sections(prev));
+            mark_changes(&mut now, &world_sections(prev, start));
         }
     }
 
@@ -296,5 +317,39 @@ mod tests {
                 .any(|r| r.label.starts_with("A-stale") && r.value.contains("rejected (stale)")),
             "{req:?}"
         );
+    }
+
+    #[test]
+    fn the_backup_row_says_what_a_restore_brings_back() {
+        let row_of = |run: &Run| {
+            let secs = sections(run);
+            let c = secs.iter().find(|s| s.title == "coordinator").unwrap();
+            c.rows.iter().find(|r| r.label == "backup").unwrap().clone()
+        };
+        // At t=0 in every preset: the backup the world starts with, by its counters — not
+        // "taken", as if someone had taken one.
+        for s in presets::all() {
+            let run = Run::new(&s, s.variants.first());
+            let r = row_of(&run);
+            assert!(r.value.ends_with(" (made at the start)"), "{}: {r:?}", s.id);
+            for l in &s.locks {
+                assert!(r.value.contains(&l.name), "{}: {r:?}", s.id);
+            }
+            assert!(!r.value.contains("taken"), "{}: {r:?}", s.id);
+        }
+        // A backup taken later holds the counters of its time, and is marked as a change.
+        let s = presets::get("sandbox").unwrap();
+        let mut run = Run::new(&s, None);
+        run.act(crate::sim::Action::Acquire {
+            worker: "A".into(),
+            lock: None,
+        })
+        .unwrap();
+        run.act(crate::sim::Action::Advance { ticks: 2 }).unwrap();
+        assert_eq!(row_of(&run).value, "store-lock next 1 (made at the start)");
+        run.act(crate::sim::Action::CoordinatorBackup).unwrap();
+        let r = row_of(&run);
+        assert_eq!(r.value, "store-lock next 2");
+        assert!(r.changed);
     }
 }

@@ -106,6 +106,8 @@ pub enum Msg {
     Act(Action),
     Help(bool),
     DismissNotice,
+    /// Hide the error message (shown at the top of the page, apart from the notice).
+    DismissError,
     /// Open a link's fragment (without `#`): the view it names, or an error that keeps the
     /// current run.
     OpenLink(String),
@@ -300,6 +302,7 @@ impl AppState {
             }
             Msg::Help(open) => std::mem::replace(&mut self.help_open, open) != open,
             Msg::DismissNotice => self.notice.take().is_some() || self.error.take().is_some(),
+            Msg::DismissError => self.error.take().is_some(),
             Msg::OpenLink(text) => {
                 if text == self.link() {
                     // Our own link coming back (the page set the hash): nothing to do.
@@ -1020,5 +1023,18 @@ mod tests {
             );
             assert!(a.playing);
         }
+    }
+
+    #[test]
+    fn the_error_is_dismissed_on_its_own() {
+        let mut a = app();
+        a.notice = Some("a notice".into());
+        a.error = Some("an error".into());
+        assert!(a.apply(Msg::DismissError));
+        assert_eq!(
+            (a.notice.as_deref(), a.error.as_deref()),
+            (Some("a notice"), None)
+        );
+        assert!(!a.apply(Msg::DismissError));
     }
 }

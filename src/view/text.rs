@@ -115,6 +115,19 @@ pub fn entry(run: &Run) -> String {
     }
 }
 
+/// The narration at step 0, before anything has happened. It points only at controls that
+/// can start something: Play and Step forward when there is something to play
+/// (`AppState::can_play`), else the sandbox buttons when they are on the page (`hands`).
+pub fn at_start(can_play: bool, hands: bool) -> &'static str {
+    match (can_play, hands) {
+        (true, _) => "Nothing has happened yet. Press Play or Step forward to begin.",
+        (false, true) => {
+            "Nothing has happened yet, and nothing is scripted: begin with the sandbox buttons — acquire a lease for a worker, or let time pass."
+        }
+        (false, false) => "Nothing has happened yet, and nothing is scripted here.",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,5 +196,27 @@ mod tests {
         run.act(crate::sim::Action::Advance { ticks: 1 }).unwrap();
         // the narration says "You: advance 1 tick."; the line above it does not repeat it
         assert_eq!(entry(&run), "Your action, step 2");
+    }
+
+    #[test]
+    fn the_start_points_only_at_buttons_that_work() {
+        use crate::view::state::{AppState, Msg};
+        let mut a = AppState::new(crate::view::state::load_presets());
+        // A scripted scenario: Play and Step forward are enabled.
+        assert!(a.can_play());
+        assert!(at_start(a.can_play(), true).contains("Press Play or Step forward"));
+        // The blank sandbox: every playback button is disabled, so neither is named.
+        a.apply(Msg::LoadId("sandbox".into()));
+        assert_eq!(a.current().id, "sandbox");
+        assert!(!a.can_play() && a.at_end() && a.run.cursor() == 0);
+        for hands in [true, false] {
+            let said = at_start(a.can_play(), hands);
+            assert!(!said.contains("Play") && !said.contains("Step"), "{said}");
+        }
+        assert!(at_start(a.can_play(), true).contains("sandbox buttons"));
+        // Once the user has acted and stepped back to the start, there is something to play.
+        a.apply(Msg::Act(crate::sim::Action::Advance { ticks: 1 }));
+        a.apply(Msg::ToStart);
+        assert!(at_start(a.can_play(), true).contains("Press Play or Step forward"));
     }
 }

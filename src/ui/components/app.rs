@@ -1,5 +1,6 @@
 //! The whole page: the state, its context, the timer and keyboard hooks, and the panels.
 
+use super::alert::ErrorBar;
 use super::compare::Compare;
 use super::controls::Controls;
 use super::embed_dialog::EmbedDialog;
@@ -49,9 +50,14 @@ pub fn App() -> Html {
         }
     });
     if let Some(options) = &*embed {
+        // The frame's own page: one main landmark, with a heading that names what it shows
+        // (the frame's title says the same to the page around it).
+        let title = format!("Fencing Lab: {}", state.current().title);
         return html! {
             <ContextProvider<AppCtx> context={state}>
-                <div class={classes!("app", "embed", options.sandbox.then_some("with-hands"))}>
+                <ErrorBar />
+                <main class={classes!("app", "embed", options.sandbox.then_some("with-hands"))}>
+                    <h1 class="visually-hidden">{title}</h1>
                     <Timeline />
                     <div class="story">
                         <Narration hands={options.sandbox} />
@@ -64,13 +70,14 @@ pub fn App() -> Html {
                         </div>
                     }
                     <Shortcuts />
-                </div>
+                </main>
             </ContextProvider<AppCtx>>
         };
     }
     html! {
         <ContextProvider<AppCtx> context={state}>
             <div class="app">
+                <ErrorBar />
                 <header class="top">
                     <div class="brand">
                         <h1>{"Fencing Lab"}</h1>
@@ -84,24 +91,26 @@ pub fn App() -> Html {
                     <Shortcuts />
                     <Export />
                 </header>
-                <main class="grid">
-                    <Timeline />
-                    <div class="story">
-                        <Narration />
-                        <Controls />
+                <main>
+                    <div class="grid">
+                        <Timeline />
+                        <div class="story">
+                            <Narration />
+                            <Controls />
+                        </div>
+                        <div class="hands">
+                            <InFlight />
+                            <Sandbox />
+                        </div>
+                        <Inspector />
+                        <EventLog />
                     </div>
-                    <div class="hands">
-                        <InFlight />
-                        <Sandbox />
-                    </div>
-                    <Inspector />
-                    <EventLog />
+                    // Tools on the scenario above first (the same steps under another policy,
+                    // then every order of them), then the lab, which runs its own workload.
+                    <Compare />
+                    <ExplorePanel />
+                    <Lab />
                 </main>
-                // Tools on the scenario above first (the same steps under another policy,
-                // then every order of them), then the lab, which runs its own workload.
-                <Compare />
-                <ExplorePanel />
-                <Lab />
             </div>
         </ContextProvider<AppCtx>>
     }

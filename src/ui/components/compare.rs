@@ -6,10 +6,9 @@ use super::picker::policy_groups;
 use super::timeline::{describe, Diagram};
 use super::tool_summary;
 use crate::ui::state::use_app;
-use crate::view::compare::{aligned, compare, no_difference};
+use crate::view::compare::{aligned, compare, offered, other_value, summary};
 use crate::view::layout;
 use crate::view::state::Choice;
-use crate::view::text;
 use std::rc::Rc;
 use web_sys::{Element, HtmlSelectElement};
 use yew::prelude::*;
@@ -21,21 +20,10 @@ pub fn Compare() -> Html {
     // The chosen value, if the user picked one that this scenario offers.
     let picked = use_state_eq(|| None::<String>);
     let current = state.current();
-    let options = text::policy_options(current);
-    let values: Vec<&String> = options
-        .variants
-        .iter()
-        .chain(&options.plain)
-        .map(|(v, _)| v)
-        .collect();
     let own = state.choice.value();
-    // Default: the first choice that is not the current one.
-    let other_value = picked
-        .as_ref()
-        .filter(|v| values.contains(v))
-        .cloned()
-        .or_else(|| values.iter().find(|v| ***v != own).map(|v| v.to_string()))
-        .unwrap_or_else(|| own.clone());
+    // Every choice but the current one; the one picked while it is offered, else the first.
+    let options = offered(current, &own);
+    let other_value = other_value(&options, picked.as_deref()).unwrap_or_else(|| own.clone());
     let other = Choice::parse(current, &other_value).unwrap_or_else(|| state.choice.clone());
 
     let shown = use_memo(
@@ -95,19 +83,11 @@ pub fn Compare() -> Html {
             <div class="field compare-pick">
                 <label for="compare-select">{"Compare with"}</label>
                 <select id="compare-select" {onchange}>
-                    {policy_groups(current, &other_value)}
+                    {policy_groups(current, &options, &other_value)}
                 </select>
             </div>
             if let Some((c, ta, tb)) = shown.as_ref() {
-                <p class="compare-result" role="status">
-                    {match &c.divergence {
-                        Some(d) => d.text.clone(),
-                        None => no_difference(c, &state),
-                    }}
-                    if let Some(d) = c.divergence.as_ref().filter(|d| d.step > c.main.cursor()) {
-                        {format!(" (Step forward to step {} to see it.)", d.step)}
-                    }
-                </p>
+                <p class="compare-result" role="status">{summary(c, &state)}</p>
                 <h3 id="cmp-a-h">{format!("This run — {own}")}</h3>
                 <Diagram tl={ta.clone()} label="cmp-a-h" desc_id="cmp-a-desc"
                     desc={describe(c.main.cursor(), ta)} {mark} {focus}

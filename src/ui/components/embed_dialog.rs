@@ -4,7 +4,7 @@
 use super::share::copy_to_clipboard;
 use crate::ui::hooks::{trap_tab, use_dialog_focus};
 use crate::ui::state::use_app;
-use crate::view::embed::snippet;
+use crate::view::embed::{guide_page, snippet};
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
@@ -13,6 +13,13 @@ fn app_url() -> String {
     web_sys::window()
         .map(|w| w.location())
         .and_then(|l| Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?)))
+        .unwrap_or_default()
+}
+
+/// This page's path (`/app/index.html`): where the guide's page on embedding is found.
+fn app_path() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().pathname().ok())
         .unwrap_or_default()
 }
 
@@ -93,7 +100,9 @@ pub fn EmbedDialog() -> Html {
                     <label class="check"><input type="checkbox" checked={*sandbox} onchange={toggle(&sandbox)} />{" Show the sandbox buttons"}</label>
                     <label class="field" for="embed-snippet"><b>{"Embed snippet"}</b></label>
                     <textarea id="embed-snippet" class="snippet" ref={area} readonly=true rows="6" value={snip.html} />
-                    <p class="note">{"Options and how to size the frame: docs/embedding.md. "}
+                    <p class="note">{"Options and how to size the frame: "}
+                        <a href={guide_page(&app_path())} target="_blank" rel="noopener">{"Embedding Fencing Lab"}</a>
+                        {" (docs/embedding.md). "}
                         <a href={snip.src} target="_blank" rel="noopener">{"Preview the embed"}</a></p>
                     <div class="dialog-actions">
                         <button type="button" onclick={copy}>{"Copy snippet"}</button>

@@ -1,5 +1,6 @@
 //! One file per panel. Every component reads the shared `AppCtx` and dispatches `Msg`s.
 
+mod alert;
 pub mod app;
 mod compare;
 mod controls;

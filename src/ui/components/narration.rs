@@ -1,6 +1,7 @@
 //! What is happening and why: the step's narration, the variant's expected outcome, and the
 //! take-over message once the script has nothing more to say.
 
+use crate::sim::run::Entry;
 use crate::ui::state::use_app;
 use crate::view::state::{Choice, Msg};
 use crate::view::{narrate, text};
@@ -19,7 +20,10 @@ pub fn Narration(props: &NarrationProps) -> Html {
     let state = use_app();
     let run = &state.run;
     let scenario = state.current();
-    let say = narrate::say(run, run.cursor());
+    let say = match run.current_entry() {
+        Entry::Start => text::at_start(state.can_play(), props.hands).to_string(),
+        _ => narrate::say(run, run.cursor()),
+    };
     let verdicts = narrate::verdicts(run, run.cursor());
     let sandbox = scenario.script.is_empty();
     let take_over = run.next_script_step().is_none();
@@ -69,13 +73,7 @@ pub fn Narration(props: &NarrationProps) -> Html {
             if let Some(n) = &state.notice {
                 <div class="notice" role="status">
                     <p>{n.clone()}</p>
-                    <button type="button" class="small" onclick={reload.clone()}>{"Reload scenario"}</button>
-                    <button type="button" class="small" onclick={dismiss.clone()}>{"Dismiss"}</button>
-                </div>
-            }
-            if let Some(e) = &state.error {
-                <div class="error" role="alert">
-                    <p>{e.clone()}</p>
+                    <button type="button" class="small" onclick={reload}>{"Reload scenario"}</button>
                     <button type="button" class="small" onclick={dismiss}>{"Dismiss"}</button>
                 </div>
             }

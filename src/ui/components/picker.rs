@@ -3,7 +3,7 @@
 use crate::sim::Scenario;
 use crate::ui::state::use_app;
 use crate::view::state::{Choice, Msg};
-use crate::view::text;
+use crate::view::text::{self, PolicyOptions};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
@@ -72,7 +72,7 @@ pub fn Picker() -> Html {
             <div class="field">
                 <label for="policy-select">{"Receiver policy"}</label>
                 <select id="policy-select" ref={policy_ref} onchange={on_policy} aria-describedby="policy-note">
-                    {policy_groups(&current, &choice_value)}
+                    {policy_groups(&current, &text::policy_options(&current), &choice_value)}
                 </select>
                 <p id="policy-note" class="note">{policy_note}</p>
             </div>
@@ -82,21 +82,21 @@ pub fn Picker() -> Html {
 }
 
 /// The options of a receiver-policy select: the scenario's variants, then the other plain
-/// policies, with `selected` chosen. The policy picker and the compare view share it.
-pub(crate) fn policy_groups(current: &Scenario, selected: &str) -> Html {
-    let options = text::policy_options(current);
+/// policies (`text::policy_options`, or the compare view's `compare::offered`), with
+/// `selected` chosen. The policy picker and the compare view share it.
+pub(crate) fn policy_groups(current: &Scenario, options: &PolicyOptions, selected: &str) -> Html {
     html! {
         <>
             if !options.variants.is_empty() {
                 <optgroup label="Contrasted in this scenario">
-                    for (value, label) in options.variants {
-                        <option selected={value == selected} value={value.clone()}>{label}</option>
+                    for (value, label) in options.variants.iter() {
+                        <option selected={value == selected} value={value.clone()}>{label.clone()}</option>
                     }
                 </optgroup>
             }
             <optgroup label={if current.variants.is_empty() { "Receiver policies" } else { "Other receiver policies" }}>
-                for (value, label) in options.plain {
-                    <option selected={value == selected} value={value.clone()}>{label}</option>
+                for (value, label) in options.plain.iter() {
+                    <option selected={value == selected} value={value.clone()}>{label.clone()}</option>
                 }
             </optgroup>
         </>

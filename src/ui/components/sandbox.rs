@@ -86,7 +86,7 @@ pub fn Sandbox() -> Html {
                 <legend>{n.clone()}<span class="status">{r.kind.name()}</span></legend>
                 {buttons(vec![
                     (Action::ResourceBackup { resource: n.clone() }, "Back up".into(), format!("Back up {n}")),
-                    (Action::ResourceRestore { resource: n.clone() }, "Restore from backup".into(), format!("Restore {n} from backup")),
+                    (Action::ResourceRestore { resource: n.clone() }, "Restore from backup".into(), format!("Restore from backup: {n}")),
                     (Action::ResourceRestart { resource: n.clone() }, "Restart".into(), format!("Restart {n}")),
                 ])}
             </fieldset>
@@ -107,8 +107,8 @@ pub fn Sandbox() -> Html {
                 {buttons(vec![
                     (Action::CoordinatorBackup, "Back up".into(), "Back up coordinator".into()),
                     (Action::CoordinatorRestart { persist: None }, "Restart".into(), "Restart coordinator".into()),
-                    (Action::CoordinatorRestart { persist: Some(false) }, "Restart, losing state".into(), "Restart coordinator, losing its state".into()),
-                    (Action::CoordinatorRestore, "Restore from backup".into(), "Restore coordinator from backup".into()),
+                    (Action::CoordinatorRestart { persist: Some(false) }, "Restart, losing state".into(), "Restart, losing state: the coordinator forgets its leases and counters".into()),
+                    (Action::CoordinatorRestore, "Restore from backup".into(), "Restore from backup: coordinator".into()),
                     (Action::CoordinatorFailover, "Fail over".into(), "Fail over coordinator".into()),
                     (Action::ClockJump { node: "coordinator".into(), by: 5 }, "Clock +5".into(), "Clock +5 coordinator: jump its clock forward".into()),
                 ])}

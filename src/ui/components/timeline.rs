@@ -184,7 +184,8 @@ pub(crate) fn Diagram(p: &DiagramProps) -> Html {
                     </div>
                 }
             </div>
-            <div class="tl-scroll" ref={scroller} onscroll={p.onscroll.clone()}>
+            // Focusable, so a keyboard can scroll it (axe: scrollable-region-focusable).
+            <div class="tl-scroll" tabindex="0" ref={scroller} onscroll={p.onscroll.clone()}>
                 <svg class="tl-svg" xmlns="http://www.w3.org/2000/svg" width={s(tl.width)} height={s(tl.height)}
                     viewBox={format!("0 0 {} {}", tl.width, tl.height)} role="group" aria-labelledby={p.label.clone()} aria-describedby={p.desc_id.clone()}>
                     <desc id={p.desc_id.clone()}>{p.desc.clone()}</desc>
