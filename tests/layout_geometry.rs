@@ -235,3 +235,71 @@ fn random_sandbox_runs_lay_their_text_out_apart() {
     }
     tally.finish("random sandbox runs");
 }
+
+/// How many labels the layout had to leave out (a repeat, or no clear place), over every
+/// preset's last step: printed, and bounded.
+#[test]
+fn few_labels_are_left_out() {
+    let (mut labelled, mut shown) = (0, 0);
+    let mut missing = Vec::new();
+    for s in load_presets() {
+        let mut choices: Vec<Choice> = s
+            .variants
+            .iter()
+            .map(|v| Choice::Variant(v.name.clone()))
+            .collect();
+        choices.extend(Policy::ALL.iter().map(|p| Choice::Policy(*p)));
+        for c in choices {
+            let mut run = build_run(&s, &c);
+            run.run_script().unwrap();
+            let tl = layout::layout(&run);
+            let mut count = |has: bool, what: &str| {
+                labelled += 1;
+                if has {
+                    shown += 1;
+                } else {
+                    missing.push(format!("{} ({}): {what}", s.id, c.value()));
+                }
+            };
+            for a in tl.arrows.iter().filter(|a| !a.label.is_empty()) {
+                count(a.text.is_some(), &a.label);
+            }
+            for m in tl.marks.iter().filter(|m| !m.label.is_empty()) {
+                count(m.text.is_some(), &m.label);
+            }
+        }
+    }
+    eprintln!("{shown} of {labelled} labels shown; left out: {missing:#?}");
+    assert!(
+        shown * 20 >= labelled * 19,
+        "{shown} of {labelled}: {missing:#?}"
+    );
+}
+
+#[test]
+fn paused_writer_labels_both_writes_clear_of_the_bars() {
+    let s = load_presets()
+        .into_iter()
+        .find(|s| s.id == "paused-writer")
+        .unwrap();
+    for c in [
+        Choice::Variant(s.variants[0].name.clone()),
+        Choice::Policy(Policy::Unfenced),
+    ] {
+        let mut run = build_run(&s, &c);
+        run.run_script().unwrap();
+        let tl = layout::layout(&run);
+        for req in ["A-stale", "B-write"] {
+            let a = tl
+                .arrows
+                .iter()
+                .find(|a| a.label.starts_with(req))
+                .unwrap_or_else(|| panic!("{req}'s write"));
+            let t = a.text.as_ref().expect("its label is drawn");
+            let bx = layout::TextBox::of(t);
+            for b in tl.bars.iter().filter_map(|b| b.text.as_ref()) {
+                assert!(!bx.overlaps(&layout::TextBox::of(b)), "{t:?} on {b:?}");
+            }
+        }
+    }
+}

@@ -2093,6 +2093,35 @@ impl Rect {
     }
 }
 
+/// Boxes bucketed by x, so that finding what a box hits looks at its neighbours only (a long
+/// run's full layout places thousands of labels).
+struct Grid<T> {
+    cells: Vec<Vec<T>>,
+}
+
+const CELL: i32 = 128;
+
+impl<T: Clone> Grid<T> {
+    fn new() -> Self {
+        Grid { cells: Vec::new() }
+    }
+    fn span(x0: i32, x1: i32) -> std::ops::RangeInclusive<usize> {
+        (x0.max(0) / CELL) as usize..=(x1.max(0) / CELL) as usize
+    }
+    fn insert(&mut self, x0: i32, x1: i32, t: T) {
+        let r = Self::span(x0, x1);
+        if self.cells.len() <= *r.end() {
+            self.cells.resize(r.end() + 1, Vec::new());
+        }
+        for i in r {
+            self.cells[i].push(t.clone());
+        }
+    }
+    fn any(&self, x0: i32, x1: i32, f: impl Fn(&T) -> bool) -> bool {
+        Self::span(x0, x1).any(|i| self.cells.get(i).is_some_and(|c| c.iter().any(&f)))
+    }
+}
+
 /// The text forms of a bar's label, longest first: a short bar shows a shorter one.
 fn bar_forms(b: &Bar) -> Vec<String> {
     let mut v = vec![b.label.clone()];
@@ -2128,49 +2157,76 @@ fn place_texts(tl: &mut Timeline) {
     tl.ticks
         .retain(|k| !TextBox::of(&tick_text(k)).overlaps(&now));
 
-    let mut hard: Vec<TextBox> = Vec::new();
+    let mut hard: Grid<TextBox> = Grid::new();
+    let mut widest = 0;
+    let mut keep = |hard: &mut Grid<TextBox>, b: TextBox| {
+        widest = widest.max(b.x1);
+        hard.insert(b.x0, b.x1, b);
+    };
     for v in &tl.verdicts {
-        hard.extend(v.lines().iter().map(TextBox::of));
+        for t in v.lines() {
+            keep(&mut hard, TextBox::of(&t));
+        }
     }
-    let mut soft: Vec<Rect> = Vec::new();
+    let mut soft: Grid<Rect> = Grid::new();
+    let mut avoid = |r: Rect| soft.insert(r.0, r.2, r);
     for b in &tl.bars {
-        soft.push(Rect(b.x0, b.y, b.x1, b.y + b.h));
+        avoid(Rect(b.x0, b.y, b.x1, b.y + b.h));
     }
     for m in &tl.marks {
-        soft.push(Rect::around(m.x, m.y, 10));
+        avoid(Rect::around(m.x, m.y, 10));
     }
     for v in &tl.verdicts {
-        soft.push(Rect::around(v.x, v.y, 13));
+        avoid(Rect::around(v.x, v.y, 13));
     }
     for v in &tl.violations {
-        soft.push(Rect::around(v.x, v.y, 13));
+        avoid(Rect::around(v.x, v.y, 13));
     }
     for a in &tl.arrows {
         if matches!(a.state, ArrowState::InFlight | ArrowState::Held) {
-            soft.push(Rect::around(a.x1, a.y1, 5));
+            avoid(Rect::around(a.x1, a.y1, 5));
         }
     }
+    let hits = |g: &Grid<TextBox>, b: &TextBox| g.any(b.x0, b.x1, |h| h.overlaps(b));
 
-    // Bars' own text: inside the bar, clear of any other text.
+    // Bars' own text: inside the bar, clear of any other text, and of the marks drawn over
+    // the bar when it can be. A bar still going is named at its right end, by the present
+    // (what the view follows: its start may be scrolled out of sight); an ended one at its
+    // start.
     for b in tl.bars.iter_mut() {
         let class = match b.kind {
             BarKind::Holder | BarKind::Belief => "bar-text",
             _ => "band-text",
         };
         let y = b.y + b.h / 2 + 4;
-        let mut chosen = None;
-        'forms: for body in bar_forms(b) {
-            for (x, anchor) in [(b.x0 + 5, Anchor::Start), (b.x1 - 5, Anchor::End)] {
-                let t = text(class, x, y, anchor, body.clone());
-                let bx = TextBox::of(&t);
-                if bx.x0 >= b.x0 && bx.x1 <= b.x1 && !hard.iter().any(|h| h.overlaps(&bx)) {
-                    hard.push(bx);
-                    chosen = Some(t);
-                    break 'forms;
-                }
+        let mut ends = [(b.x0 + 5, Anchor::Start), (b.x1 - 5, Anchor::End)];
+        if b.open {
+            ends.reverse();
+        }
+        let mut cands = Vec::new();
+        for body in bar_forms(b) {
+            for (x, anchor) in ends {
+                cands.push(text(class, x, y, anchor, body.clone()));
             }
         }
-        b.text = chosen;
+        let fits = |t: &Text| {
+            let bx = TextBox::of(t);
+            bx.x0 >= b.x0 && bx.x1 <= b.x1 && !hits(&hard, &bx)
+        };
+        let glyphs = |t: &Text| {
+            let bx = TextBox::of(t);
+            soft.any(bx.x0, bx.x1, |r| {
+                r.hits(&bx) && !(r.0 == b.x0 && r.2 == b.x1 && r.1 == b.y)
+            })
+        };
+        let pick = cands
+            .iter()
+            .position(|t| fits(t) && !glyphs(t))
+            .or_else(|| cands.iter().position(fits));
+        b.text = pick.map(|i| {
+            keep(&mut hard, TextBox::of(&cands[i]));
+            cands[i].clone()
+        });
     }
     for o in tl.overlaps.iter_mut() {
         let t = text(
@@ -2181,37 +2237,34 @@ fn place_texts(tl: &mut Timeline) {
             "⚠ both believe".into(),
         );
         let bx = TextBox::of(&t);
-        o.text = (bx.x1 <= o.x1 && !hard.iter().any(|h| h.overlaps(&bx))).then(|| {
-            hard.push(bx);
+        o.text = (bx.x1 <= o.x1 && !hits(&hard, &bx)).then(|| {
+            keep(&mut hard, bx);
             t
         });
     }
 
     // Labels that can move: the first clear place of their candidates.
     let right = tl.now_x + RIGHT_PAD;
-    let mut movable: Vec<TextBox> = Vec::new();
-    let mut place = |cands: Vec<Text>, limit: i32, hard: &mut Vec<TextBox>| -> Option<Text> {
+    let mut movable: Grid<TextBox> = Grid::new();
+    let mut place = |cands: Vec<Text>, limit: i32, hard: &mut Grid<TextBox>| -> Option<Text> {
         let first = TextBox::of(cands.first()?);
         // The same words already said in the same place: once is enough.
-        if movable
-            .iter()
-            .any(|m| m.body == first.body && m.overlaps(&first))
-        {
+        if movable.any(first.x0, first.x1, |m| {
+            m.body == first.body && m.overlaps(&first)
+        }) {
             return None;
         }
         let boxes: Vec<TextBox> = cands.iter().map(TextBox::of).collect();
         let ok = |b: &TextBox| {
-            b.x0 >= 2
-                && b.x1 <= limit
-                && b.y0 >= top
-                && b.y1 <= bottom
-                && !hard.iter().any(|h| h.overlaps(b))
+            b.x0 >= 2 && b.x1 <= limit && b.y0 >= top && b.y1 <= bottom && !hits(hard, b)
         };
+        let clear = |b: &TextBox| !soft.any(b.x0, b.x1, |r| r.hits(b));
         let pick = (0..cands.len())
-            .find(|&i| ok(&boxes[i]) && !soft.iter().any(|r| r.hits(&boxes[i])))
+            .find(|&i| ok(&boxes[i]) && clear(&boxes[i]))
             .or_else(|| (0..cands.len()).find(|&i| ok(&boxes[i])))?;
-        hard.push(boxes[pick].clone());
-        movable.push(boxes[pick].clone());
+        let b = boxes[pick].clone();
+        movable.insert(b.x0, b.x1, b.clone());
+        keep(hard, b);
         Some(cands[pick].clone())
     };
 
@@ -2295,7 +2348,6 @@ fn place_texts(tl: &mut Timeline) {
         }
         a.text = place(cands, right, &mut hard);
     }
-    let widest = hard.iter().map(|b| b.x1).max().unwrap_or(0);
     tl.width = tl.width.max(widest + 6);
 }
 
