@@ -290,7 +290,7 @@ fn legend() -> Html {
             <li><span class="sw sw-crashed"></span>{"✕ crashed"}</li>
             <li><span class="g g-accepted">{"✓"}</span>{"accepted"}</li>
             <li><span class="g g-rejected">{"✗"}</span>{"rejected"}</li>
-            <li><span class="g g-violation">{"!"}</span>{"violation (focus it for why)"}</li>
+            <li><span class="g g-violation">{"!"}</span>{"violation (focus or click it for why)"}</li>
             <li><span class="sw sw-pending"></span>{"message still in flight"}</li>
         </ul>
     }
