@@ -303,3 +303,81 @@ fn paused_writer_labels_both_writes_clear_of_the_bars() {
         }
     }
 }
+
+/// In a scroller only part of the diagram is in sight: a bar's text slides to stay in it, or
+/// is left out — never cut at the edge, never over another text.
+#[test]
+fn bar_text_stays_whole_in_any_view() {
+    let mut failures = Vec::new();
+    let mut moved = 0;
+    for s in load_presets() {
+        let mut choices: Vec<Choice> = s
+            .variants
+            .iter()
+            .map(|v| Choice::Variant(v.name.clone()))
+            .collect();
+        choices.push(Choice::Policy(Policy::Unfenced));
+        for c in choices {
+            let mut run = build_run(&s, &c);
+            run.run_script().unwrap();
+            for tl in [
+                layout::layout(&run),
+                layout::layout_from(&run, layout::window_start(&run, 12)),
+            ] {
+                let all = layout::texts(&tl);
+                for view in [250, 1100] {
+                    for left in (0..tl.width.max(1)).step_by(61) {
+                        let right = left + view;
+                        for b in &tl.bars {
+                            let Some(t) = layout::bar_text_in_view(b, left, right) else {
+                                continue;
+                            };
+                            if Some(&t) != b.text.as_ref() {
+                                moved += 1;
+                            }
+                            let bx = layout::TextBox::of(&t);
+                            let ctx = format!("{} ({}) view {left}..{right}", s.id, c.value());
+                            if bx.x0 < left || bx.x1 > right || bx.x0 < b.x0 || bx.x1 > b.x1 {
+                                failures.push(format!("{ctx}: {t:?} cut"));
+                            }
+                            for o in &all {
+                                if Some(o) != b.text.as_ref()
+                                    && layout::TextBox::of(o).overlaps(&bx)
+                                {
+                                    failures.push(format!("{ctx}: {t:?} over {o:?}"));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(moved > 0, "some text slides into view");
+    assert!(
+        failures.is_empty(),
+        "{}",
+        failures[..failures.len().min(20)].join("\n")
+    );
+}
+
+/// A view that follows the present shows "now" and every label of a message in flight whole.
+#[test]
+fn following_the_present_shows_its_labels_whole() {
+    for s in load_presets() {
+        let mut run = build_run(&s, &Choice::default_for(&s));
+        run.run_script().unwrap();
+        for i in 0..=run.len() {
+            run.seek(i);
+            let tl = layout::layout(&run);
+            let right = layout::follow_right(&tl);
+            assert!(right <= tl.width && right > tl.now_x, "{} step {i}", s.id);
+            for t in layout::texts(&tl) {
+                let b = layout::TextBox::of(&t);
+                if b.x0 >= tl.now_x {
+                    assert!(b.x1 <= right, "{} step {i}: {t:?} beyond {right}", s.id);
+                }
+            }
+        }
+    }
+}

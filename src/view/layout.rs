@@ -97,6 +97,9 @@ pub struct Bar {
     pub recent: bool,
     /// Its label where it is drawn, when it fits.
     pub text: Option<Text>,
+    /// Where along the bar its text's row is clear of every other text: where the text may
+    /// slide to stay in sight when the bar's start is scrolled away (`bar_text_in_view`).
+    pub room: Vec<(i32, i32)>,
 }
 
 /// Where two or more workers believe they hold one lock at once, drawn on each of their lanes.
@@ -926,6 +929,7 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
             open,
             recent: cursor > 0 && (o.step == cursor || step == cursor),
             text: None,
+            room: Vec::new(),
         });
     };
 
@@ -2120,6 +2124,11 @@ impl<T: Clone> Grid<T> {
     fn any(&self, x0: i32, x1: i32, f: impl Fn(&T) -> bool) -> bool {
         Self::span(x0, x1).any(|i| self.cells.get(i).is_some_and(|c| c.iter().any(&f)))
     }
+    fn each(&self, x0: i32, x1: i32, mut f: impl FnMut(&T)) {
+        for i in Self::span(x0, x1) {
+            self.cells.get(i).into_iter().flatten().for_each(&mut f);
+        }
+    }
 }
 
 /// The text forms of a bar's label, longest first: a short bar shows a shorter one.
@@ -2349,6 +2358,68 @@ fn place_texts(tl: &mut Timeline) {
         a.text = place(cands, right, &mut hard);
     }
     tl.width = tl.width.max(widest + 6);
+
+    // Where each bar's text could slide: its row minus every other text on it.
+    for b in tl.bars.iter_mut() {
+        let Some(own) = b.text.as_ref().map(TextBox::of) else {
+            continue;
+        };
+        let mut taken: Vec<(i32, i32)> = Vec::new();
+        hard.each(b.x0, b.x1, |h| {
+            if *h != own && h.y0 < own.y1 && own.y0 < h.y1 && h.x0 < b.x1 && b.x0 < h.x1 {
+                taken.push((h.x0, h.x1));
+            }
+        });
+        taken.sort();
+        let mut x = b.x0;
+        for (a, z) in taken {
+            if a > x {
+                b.room.push((x, a));
+            }
+            x = x.max(z);
+        }
+        if x < b.x1 {
+            b.room.push((x, b.x1));
+        }
+    }
+}
+
+/// How far right a view that follows the present must reach: past "now" and its label, and
+/// past the labels of the messages still in flight, whole.
+pub fn follow_right(tl: &Timeline) -> i32 {
+    let now = TextBox::of(&now_text(tl)).x1;
+    let pending = tl
+        .arrows
+        .iter()
+        .filter_map(|a| a.text.as_ref())
+        .filter(|t| t.class == "pending-label")
+        .map(|t| TextBox::of(t).x1)
+        .max()
+        .unwrap_or(0);
+    (now.max(pending) + 8).min(tl.width)
+}
+
+/// A bar's text as drawn when only `left..right` of the diagram is in sight (it scrolls):
+/// where the layout put it if that is all in sight; else the longest form of its label that
+/// fits where the bar is in sight and its row is clear, at the left of that; else none. A
+/// label is moved or left out, never cut.
+pub fn bar_text_in_view(b: &Bar, left: i32, right: i32) -> Option<Text> {
+    let t = b.text.as_ref()?;
+    let bx = TextBox::of(t);
+    if bx.x0 >= left && bx.x1 <= right {
+        return Some(t.clone());
+    }
+    for body in bar_forms(b) {
+        for &(r0, r1) in &b.room {
+            let (a, z) = (r0.max(left), r1.min(right));
+            let c = text(t.class, a + 5, t.y, Anchor::Start, body.clone());
+            let cb = TextBox::of(&c);
+            if cb.x0 >= a && cb.x1 + 4 <= z {
+                return Some(c);
+            }
+        }
+    }
+    None
 }
 
 /// Every text the diagram draws, where it draws it.

@@ -7,6 +7,7 @@ use crate::ui::state::use_app;
 use crate::view::layout::{
     self, Arrow, ArrowState, Bar, LaneKind, Mark, Timeline as Tl, Verdict, VerdictKind,
 };
+use gloo_events::EventListener;
 use std::rc::Rc;
 use web_sys::Element;
 use yew::prelude::*;
@@ -187,14 +188,14 @@ pub(crate) fn Diagram(p: &DiagramProps) -> Html {
         // scroll until "now" (and a little room for messages in flight) is in view. Every new
         // layout (every change of the app) scrolls it again.
         use_effect_with(
-            (Rc::as_ptr(tl) as usize, tl.width, p.focus),
-            move |&(_, width, focus)| {
+            (Rc::as_ptr(tl) as usize, layout::follow_right(tl), p.focus),
+            move |&(_, right, focus)| {
                 if let Some(el) = r.cast::<Element>() {
                     let left = match focus {
                         Some(x) => x - el.client_width() / 2,
                         // The present and everything drawn right of it (messages in
                         // flight and their labels), whole.
-                        None => width - el.client_width(),
+                        None => right - el.client_width(),
                     };
                     el.set_scroll_left(left.max(0));
                 }
@@ -212,7 +213,7 @@ pub(crate) fn Diagram(p: &DiagramProps) -> Html {
                     </div>
                 }
             </div>
-            <div class="tl-scroll" ref={scroller} onscroll={p.onscroll.clone()}>
+            <div class="tl-scroll" ref={scroller.clone()} onscroll={p.onscroll.clone()}>
                 <svg class="tl-svg" xmlns="http://www.w3.org/2000/svg" width={s(tl.width)} height={s(tl.height)}
                     viewBox={format!("0 0 {} {}", tl.width, tl.height)} role="group" aria-labelledby={p.label.clone()} aria-describedby={p.desc_id.clone()}>
                     <desc id={p.desc_id.clone()}>{p.desc.clone()}</desc>
@@ -221,6 +222,7 @@ pub(crate) fn Diagram(p: &DiagramProps) -> Html {
                     {steps(tl, p.mark)}
                     {ruler(tl)}
                     <g class="bars">{for tl.bars.iter().enumerate().map(|(i, b)| bar(i, b))}</g>
+                    <BarTexts tl={tl.clone()} scroller={scroller.clone()} />
                     <g class="overlaps">
                         for (i, o) in tl.overlaps.iter().enumerate() {
                             {group(format!("o{i}"), "overlap".into(), vec![
@@ -260,6 +262,64 @@ pub(crate) fn Diagram(p: &DiagramProps) -> Html {
         </p>
         </>
     }
+}
+
+#[derive(Properties)]
+struct BarTextsProps {
+    tl: Rc<Tl>,
+    scroller: NodeRef,
+}
+
+impl PartialEq for BarTextsProps {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.tl, &o.tl) && self.scroller == o.scroller
+    }
+}
+
+/// The bars' own text, kept in sight as the diagram scrolls (`layout::bar_text_in_view`):
+/// a component of its own, so that scrolling redraws these few texts and nothing else.
+#[component]
+fn BarTexts(p: &BarTextsProps) -> Html {
+    let view = use_state_eq(|| None::<(i32, i32)>);
+    {
+        let (view, scroller) = (view.clone(), p.scroller.clone());
+        use_effect_with(Rc::as_ptr(&p.tl) as usize, move |_| {
+            let el = scroller.cast::<Element>();
+            let read: Rc<dyn Fn()> = Rc::new(move || {
+                if let Some(el) = scroller.cast::<Element>() {
+                    let left = el.scroll_left();
+                    view.set(Some((left, left + el.client_width())));
+                }
+            });
+            read();
+            let mut listeners = Vec::new();
+            if let Some(el) = el {
+                let r = read.clone();
+                listeners.push(EventListener::new(&el, "scroll", move |_| r()));
+            }
+            if let Some(w) = web_sys::window() {
+                listeners.push(EventListener::new(&w, "resize", move |_| read()));
+            }
+            move || drop(listeners)
+        });
+    }
+    let texts: Vec<Html> =
+        p.tl.bars
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| {
+                let t = match *view {
+                    Some((l, r)) => layout::bar_text_in_view(b, l, r),
+                    None => b.text.clone(),
+                }?;
+                Some(group(
+                    format!("bt{i}"),
+                    format!("bar {}", b.kind.class()),
+                    vec![placed(&t)],
+                ))
+            })
+            .collect();
+    html! { <g class="bar-texts">{for texts}</g> }
 }
 
 fn lane_class(k: LaneKind) -> &'static str {
@@ -402,7 +462,6 @@ fn bar(i: usize, b: &Bar) -> Html {
         vec![
             title(b.title.clone()),
             rect("bar-rect", b.x0, b.y, w, b.h, "3"),
-            b.text.as_ref().map_or_else(Html::default, placed),
         ],
     )
 }
