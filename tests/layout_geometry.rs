@@ -381,3 +381,34 @@ fn following_the_present_shows_its_labels_whole() {
         }
     }
 }
+
+/// The view that follows the present begins where it cuts no text, when there is room to.
+#[test]
+fn following_the_present_cuts_no_text_at_its_left_edge() {
+    let (mut views, mut clean) = (0, 0);
+    for s in load_presets() {
+        let mut run = build_run(&s, &Choice::default_for(&s));
+        run.run_script().unwrap();
+        for i in 0..=run.len() {
+            run.seek(i);
+            let tl = layout::layout(&run);
+            for view in [232, 400, 1100] {
+                let left = layout::follow_left(&tl, view);
+                assert!(left >= 0 && left + view >= layout::follow_right(&tl).min(tl.width));
+                views += 1;
+                let bars: Vec<&layout::Text> =
+                    tl.bars.iter().filter_map(|b| b.text.as_ref()).collect();
+                let cut = layout::texts(&tl)
+                    .iter()
+                    .filter(|t| !bars.contains(t))
+                    .map(layout::TextBox::of)
+                    .any(|b| b.x0 < left && left < b.x1);
+                if !cut {
+                    clean += 1;
+                }
+            }
+        }
+    }
+    eprintln!("{clean} of {views} views cut no text at their left edge");
+    assert!(clean * 10 >= views * 9, "{clean} of {views}");
+}

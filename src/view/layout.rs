@@ -23,8 +23,9 @@ pub const COORD_H: i32 = 70;
 pub const WORKER_H: i32 = 98;
 pub const RESOURCE_H: i32 = 108;
 pub const LEFT: i32 = 14;
-/// Room to the right of "now" for in-flight arrows and their labels.
-pub const RIGHT_PAD: i32 = 150;
+/// Room to the right of "now" for in-flight arrows and their labels, and for a view that
+/// follows the present to begin where it cuts no text (`follow_left`).
+pub const RIGHT_PAD: i32 = 240;
 pub const MIN_COL: i32 = 40;
 pub const EMPTY_TICK: i32 = 14;
 pub const COL_PAD: i32 = 4;
@@ -2397,6 +2398,35 @@ pub fn follow_right(tl: &Timeline) -> i32 {
         .max()
         .unwrap_or(0);
     (now.max(pending) + 8).min(tl.width)
+}
+
+/// Where a view `view` px wide that follows the present begins: its right edge at
+/// `follow_right`, moved right (into the empty room past the present, at most to the end of
+/// the drawing) just enough that its left edge cuts no text in two, when it can be. (Bars'
+/// own text slides instead: `bar_text_in_view`.)
+pub fn follow_left(tl: &Timeline, view: i32) -> i32 {
+    let left = follow_right(tl) - view;
+    let most = tl.width - view;
+    if left <= 0 || most <= left {
+        return left.max(0);
+    }
+    let bars: Vec<&Text> = tl.bars.iter().filter_map(|b| b.text.as_ref()).collect();
+    let boxes: Vec<TextBox> = texts(tl)
+        .iter()
+        .filter(|t| !bars.contains(t))
+        .map(TextBox::of)
+        .filter(|b| b.x1 > left && b.x0 < most)
+        .collect();
+    let cuts = |x: i32| boxes.iter().any(|b| b.x0 < x && x < b.x1);
+    let mut at = vec![left];
+    at.extend(
+        boxes
+            .iter()
+            .map(|b| b.x1)
+            .filter(|&x| x > left && x <= most),
+    );
+    at.sort();
+    at.into_iter().find(|&x| !cuts(x)).unwrap_or(left)
 }
 
 /// A bar's text as drawn when only `left..right` of the diagram is in sight (it scrolls):

@@ -184,23 +184,21 @@ pub(crate) fn Diagram(p: &DiagramProps) -> Html {
     };
     {
         let r = scroller.clone();
+        let tl = tl.clone();
         // Follow the present: the current step is always at the diagram's right end, so
         // scroll until "now" (and a little room for messages in flight) is in view. Every new
         // layout (every change of the app) scrolls it again.
-        use_effect_with(
-            (Rc::as_ptr(tl) as usize, layout::follow_right(tl), p.focus),
-            move |&(_, right, focus)| {
-                if let Some(el) = r.cast::<Element>() {
-                    let left = match focus {
-                        Some(x) => x - el.client_width() / 2,
-                        // The present and everything drawn right of it (messages in
-                        // flight and their labels), whole.
-                        None => right - el.client_width(),
-                    };
-                    el.set_scroll_left(left.max(0));
-                }
-            },
-        );
+        use_effect_with((Rc::as_ptr(&tl) as usize, p.focus), move |&(_, focus)| {
+            if let Some(el) = r.cast::<Element>() {
+                let left = match focus {
+                    Some(x) => x - el.client_width() / 2,
+                    // The present and everything drawn right of it (messages in
+                    // flight and their labels), whole.
+                    None => layout::follow_left(&tl, el.client_width()),
+                };
+                el.set_scroll_left(left.max(0));
+            }
+        });
     }
     html! {
         <>
