@@ -2401,12 +2401,13 @@ pub fn follow_right(tl: &Timeline) -> i32 {
 }
 
 /// Where a view `view` px wide that follows the present begins: its right edge at
-/// `follow_right`, moved right (into the empty room past the present, at most to the end of
-/// the drawing) just enough that its left edge cuts no text in two, when it can be. (Bars'
+/// `follow_right`, moved right (into the empty room past the present, at most a quarter of
+/// the view and to the end of the drawing) just enough that its left edge cuts no text in two, when it can be. (Bars'
 /// own text slides instead: `bar_text_in_view`.)
 pub fn follow_left(tl: &Timeline, view: i32) -> i32 {
     let left = follow_right(tl) - view;
-    let most = tl.width - view;
+    // Not so far that the view shows more of the empty room than of the run.
+    let most = (tl.width - view).min(left + view / 4);
     if left <= 0 || most <= left {
         return left.max(0);
     }
