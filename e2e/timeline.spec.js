@@ -61,7 +61,7 @@ async function collisions(page) {
         }
       }
     });
-    return out;
+    return { count: boxes.length, out };
   });
 }
 
@@ -71,7 +71,9 @@ for (const [id, policy] of [['paused-writer', 'highest-seen'], ['paused-writer',
     const fwd = page.getByRole('button', { name: 'Step forward', exact: true });
     const seen = [];
     for (let i = 0; i < 60; i++) {
-      seen.push(...(await collisions(page)).map((c) => `step ${i}: ${c}`));
+      const { count, out } = await collisions(page);
+      if (i > 3) expect(count, 'labels to measure').toBeGreaterThan(3);
+      seen.push(...out.map((c) => `step ${i}: ${c}`));
       if (!(await fwd.isEnabled())) break;
       await fwd.click();
     }
