@@ -386,7 +386,7 @@ fn following_the_present_shows_its_labels_whole() {
 /// (a quarter of the view at most: more would show more empty room than run).
 #[test]
 fn following_the_present_cuts_no_text_at_its_left_edge() {
-    let (mut views, mut clean) = (0, 0);
+    let (mut views, mut clean, mut unfaded) = (0, 0, 0);
     for s in load_presets() {
         let mut run = build_run(&s, &Choice::default_for(&s));
         run.run_script().unwrap();
@@ -403,14 +403,24 @@ fn following_the_present_cuts_no_text_at_its_left_edge() {
                     .iter()
                     .filter(|t| !bars.contains(t))
                     .map(layout::TextBox::of)
-                    .any(|b| b.x0 < left && left < b.x1);
-                if !cut {
+                    .map(|b| {
+                        (
+                            b.x0 < left && left < b.x1,
+                            b.x0 < left + layout::VIEW_FADE && left < b.x1,
+                        )
+                    })
+                    .fold((false, false), |a, b| (a.0 || b.0, a.1 || b.1));
+                if !cut.0 {
                     clean += 1;
+                }
+                if !cut.1 {
+                    unfaded += 1;
                 }
             }
         }
     }
-    eprintln!("{clean} of {views} views cut no text at their left edge");
-    // Measured: 610 of 678 (it may move at most a quarter of the view); 420 without moving.
+    eprintln!("{clean} of {views} views cut no text at their left edge; {unfaded} fade none");
+    // Measured: 605 of 678 cut nothing, 400 of them with nothing in the fade either (moving at
+    // most a quarter of the view); without moving, 380 and 149.
     assert!(clean * 100 >= views * 85, "{clean} of {views}");
 }

@@ -2441,8 +2441,8 @@ pub fn follow_right(tl: &Timeline) -> i32 {
 
 /// Where a view `view` px wide that follows the present begins: its right edge at
 /// `follow_right`, moved right (into the empty room past the present, at most a quarter of
-/// the view and to the end of the drawing) just enough that its left edge cuts no text in two, when it can be. (Bars'
-/// own text slides instead: `bar_text_in_view`.)
+/// the view and to the end of the drawing) just enough that its left edge, and the fade there,
+/// cut no text, when it can be. (Bars' own text slides instead: `bar_text_in_view`.)
 pub fn follow_left(tl: &Timeline, view: i32) -> i32 {
     let left = follow_right(tl) - view;
     // Not so far that the view shows more of the empty room than of the run.
@@ -2457,16 +2457,22 @@ pub fn follow_left(tl: &Timeline, view: i32) -> i32 {
         .map(TextBox::of)
         .filter(|b| b.x1 > left && b.x0 < most)
         .collect();
-    let cuts = |x: i32| boxes.iter().any(|b| b.x0 < x && x < b.x1);
+    // Best, no text in the fade at the edge; else at least none cut by the edge itself.
+    let faded = |x: i32| boxes.iter().any(|b| b.x0 < x + VIEW_FADE && x < b.x1);
+    let cut = |x: i32| boxes.iter().any(|b| b.x0 < x && x < b.x1);
     let mut at = vec![left];
     at.extend(
         boxes
             .iter()
-            .map(|b| b.x1)
+            .flat_map(|b| [b.x1, b.x0 - VIEW_FADE])
             .filter(|&x| x > left && x <= most),
     );
     at.sort();
-    at.into_iter().find(|&x| !cuts(x)).unwrap_or(left)
+    at.iter()
+        .copied()
+        .find(|&x| !faded(x))
+        .or_else(|| at.iter().copied().find(|&x| !cut(x)))
+        .unwrap_or(left)
 }
 
 /// A bar's text as drawn when only `left..right` of the diagram is in sight (it scrolls):
@@ -2481,16 +2487,20 @@ pub fn bar_text_in_view(b: &Bar, left: i32, right: i32) -> Option<Text> {
     }
     for body in bar_forms(b) {
         for &(r0, r1) in &b.room {
-            let (a, z) = (r0.max(left), r1.min(right));
-            let c = text(t.class, a + 5, t.y, Anchor::Start, body.clone());
+            // Clear of the fade at the view's left edge (static/style.css, `.tl-scroll`).
+            let a = if left > r0 { left + VIEW_FADE } else { r0 + 5 };
+            let c = text(t.class, a, t.y, Anchor::Start, body.clone());
             let cb = TextBox::of(&c);
-            if cb.x0 >= a && cb.x1 + 4 <= z {
+            if cb.x0 >= a - 1 && cb.x1 + 4 <= r1.min(right) {
                 return Some(c);
             }
         }
     }
     None
 }
+
+/// How wide the scroller's left edge fades out (static/style.css, `.tl-scroll`), plus a little.
+pub const VIEW_FADE: i32 = 20;
 
 /// Every text the diagram draws, where it draws it.
 pub fn texts(tl: &Timeline) -> Vec<Text> {
