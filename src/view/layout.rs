@@ -23,8 +23,9 @@ pub const COORD_H: i32 = 70;
 pub const WORKER_H: i32 = 98;
 pub const RESOURCE_H: i32 = 108;
 pub const LEFT: i32 = 14;
-/// Room to the right of "now" for in-flight arrows and their labels.
-pub const RIGHT_PAD: i32 = 150;
+/// Room to the right of "now" for in-flight arrows and their labels, and for a view that
+/// follows the present to begin where it cuts no text (`follow_left`).
+pub const RIGHT_PAD: i32 = 240;
 pub const MIN_COL: i32 = 40;
 pub const EMPTY_TICK: i32 = 14;
 pub const COL_PAD: i32 = 4;
@@ -95,6 +96,11 @@ pub struct Bar {
     pub open: bool,
     /// Started or ended in the current step.
     pub recent: bool,
+    /// Its label where it is drawn, when it fits.
+    pub text: Option<Text>,
+    /// Where along the bar its text's row is clear of every other text: where the text may
+    /// slide to stay in sight when the bar's start is scrolled away (`bar_text_in_view`).
+    pub room: Vec<(i32, i32)>,
 }
 
 /// Where two or more workers believe they hold one lock at once, drawn on each of their lanes.
@@ -106,6 +112,8 @@ pub struct OverlapMark {
     pub y: i32,
     pub h: i32,
     pub title: String,
+    /// `⚠ both believe`, when it fits.
+    pub text: Option<Text>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,17 +152,23 @@ pub struct Arrow {
     pub label: String,
     pub title: String,
     pub recent: bool,
+    /// Where its label (or, in flight, `in flight: …`) is drawn, if anywhere.
+    pub text: Option<Text>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mark {
     pub x: i32,
     pub y: i32,
+    /// The lane of the node it belongs to; none for a mark on a message's way (held).
+    pub lane: Option<usize>,
     pub glyph: String,
     pub label: String,
     pub title: String,
     pub class: &'static str,
     pub recent: bool,
+    /// Where its label is drawn, if anywhere.
+    pub text: Option<Text>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -218,6 +232,54 @@ pub struct ViolationMark {
     pub detail: String,
     pub tick: Tick,
     pub recent: bool,
+}
+
+/// What the line under the diagram says until a verdict or violation is focused or clicked.
+pub const FOCUS_HINT: &str =
+    "Focus or click a ✓, ✗ or ! on the timeline to read here what happened and why.";
+
+impl Verdict {
+    /// Its three lines under the glyph: what, the outcome, the highest token after it.
+    pub fn lines(&self) -> [Text; 3] {
+        let glyph = self.kind.glyph();
+        [
+            text(
+                "v-line v-what",
+                self.x,
+                self.y + 28,
+                Anchor::Middle,
+                format!("{glyph} {} · {}", self.request, self.token),
+            ),
+            text(
+                "v-line v-outcome",
+                self.x,
+                self.y + 42,
+                Anchor::Middle,
+                self.outcome.clone(),
+            ),
+            text(
+                "v-line v-highest",
+                self.x,
+                self.y + 56,
+                Anchor::Middle,
+                format!("highest {}", self.highest),
+            ),
+        ]
+    }
+
+    /// The verdict in a sentence: its accessible name, its tooltip, and what focusing it shows.
+    pub fn explain(&self) -> String {
+        format!(
+            "{} {} — request {} with token {} at {}; highest token after it: {}. ({})",
+            self.kind.glyph(),
+            self.outcome,
+            self.request,
+            self.token,
+            self.resource,
+            self.highest,
+            self.title
+        )
+    }
 }
 
 impl ViolationMark {
@@ -357,7 +419,37 @@ enum Place {
     Column,
 }
 
-fn place(e: &Event, lane_of: &dyn Fn(&str) -> Option<usize>) -> Option<Place> {
+/// The room a verdict needs: the widest of its three lines (as `Verdict::lines` words them).
+fn verdict_width(e: &Event, fenced: bool) -> i32 {
+    use EventKind::*;
+    let tok = e
+        .token
+        .as_ref()
+        .map_or("no token".to_string(), |t| t.short());
+    let what = format!("✓ {} · {tok}", e.request.as_deref().unwrap_or(""));
+    let outcome = match &e.kind {
+        WriteRejected { reason, .. } => format!("rejected: {}", reason.as_str()),
+        WriteReplayed { recorded, .. } => format!("replayed ({recorded})"),
+        WriteAccepted { no_op: true, .. } => "accepted (no change)".to_string(),
+        CheckPassed { .. } => "check passed".to_string(),
+        _ => "accepted".to_string(),
+    };
+    let highest = if fenced {
+        format!("highest {tok}")
+    } else {
+        "highest — (tokens ignored)".to_string()
+    };
+    let widest = text_width(&what, 11.0, false)
+        .max(text_width(&outcome, 11.0, true))
+        .max(text_width(&highest, 11.0, false));
+    VERDICT_W.max(widest + 14)
+}
+
+fn place(
+    e: &Event,
+    lane_of: &dyn Fn(&str) -> Option<usize>,
+    fenced: &dyn Fn(&str) -> bool,
+) -> Option<Place> {
     use EventKind::*;
     let actor = lane_of(&e.actor);
     let own = |w: i32| actor.map(|l| Place::Own(l, w, None));
@@ -376,7 +468,8 @@ fn place(e: &Event, lane_of: &dyn Fn(&str) -> Option<usize>) -> Option<Place> {
         | WriteRejected { resource, .. }
         | WriteReplayed { resource, .. }
         | CheckPassed { resource } => {
-            lane_of(resource).map(|l| Place::Own(l, VERDICT_W, e.request.clone()))
+            let w = verdict_width(e, fenced(resource));
+            lane_of(resource).map(|l| Place::Own(l, w, e.request.clone()))
         }
         Violation { resource, .. } => {
             let l = lane_of(resource)?;
@@ -673,6 +766,7 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
     let world = run.world();
     let lanes = lanes(world);
     let lane_of = |name: &str| lanes.iter().position(|l| l.name == name);
+    let fenced = |name: &str| world.resource(name).is_some_and(|r| r.is_fenced());
     let cursor = run.cursor();
     let event_count = run.event_count();
     let step_start = |s: usize| {
@@ -713,7 +807,7 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
             let k = step_start(s) + i - base;
             let ci = column(&mut cols, e.tick, s);
             let col = &mut cols[ci];
-            let at = match place(e, &lane_of) {
+            let at = match place(e, &lane_of, &fenced) {
                 Some(Place::Anchor(l)) => Some((l, col.slot(l, Some(ANCHOR.into()), ANCHOR_W))),
                 Some(Place::Own(l, w, Some(r))) => {
                     let n = col.count(l, &r, false);
@@ -867,6 +961,8 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
             title: o.title,
             open,
             recent: cursor > 0 && (o.step == cursor || step == cursor),
+            text: None,
+            room: Vec::new(),
         });
     };
 
@@ -995,8 +1091,10 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
                 }
                 Dropped { why } => {
                     if let Some(m) = e.message.and_then(|id| msgs.remove(&id)) {
-                        let (y0, y1) = endpoints(&lanes, m.from, m.to);
-                        let ymid = (y0 + y1) / 2;
+                        // The ✕ is on the receiver's lane, on the side the message came
+                        // from: it was addressed there and never arrived.
+                        let (y0, _) = endpoints(&lanes, m.from, m.to);
+                        let ymid = drop_y(&lanes[m.to], lanes[m.from].axis < lanes[m.to].axis);
                         let xd = x.max(m.x0 + 12);
                         push_arrow(
                             &mut tl,
@@ -1014,11 +1112,13 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
                         tl.marks.push(Mark {
                             x: xd,
                             y: ymid,
+                            lane: Some(m.to),
                             glyph: "✕".into(),
                             label: "dropped".into(),
                             title,
                             class: "m-dropped",
                             recent,
+                            text: None,
                         });
                     }
                 }
@@ -1558,6 +1658,7 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
     tl.overlaps = overlaps(&tl, &lanes);
     tl.steps = steps;
     tl.lanes = lanes;
+    place_texts(&mut tl);
     tl
 }
 
@@ -1666,6 +1767,21 @@ fn endpoints(lanes: &[Lane], from: usize, to: usize) -> (i32, i32) {
     (a, y1)
 }
 
+/// Where a dropped message's ✕ sits on its receiver's lane: between the lane's edge it came
+/// from and its axis, in the room the lane leaves free there.
+fn drop_y(l: &Lane, from_above: bool) -> i32 {
+    match (l.kind, from_above) {
+        // Below the lease bars and the overlap stripe, above a status band.
+        (LaneKind::Worker, true) => l.axis - 13,
+        (LaneKind::Worker, false) => l.axis + 22,
+        (LaneKind::Coordinator, true) => l.y + 12,
+        (LaneKind::Coordinator, false) => l.axis + 22,
+        (LaneKind::Resource, true) => l.y + 12,
+        // Below the verdicts' lines.
+        (LaneKind::Resource, false) => l.y + l.h - 10,
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn push_arrow(
     tl: &mut Timeline,
@@ -1690,6 +1806,7 @@ fn push_arrow(
         label,
         title: m.title.clone(),
         recent,
+        text: None,
     });
     for &hx in &m.holds {
         let f = if x1 == m.x0 {
@@ -1701,11 +1818,13 @@ fn push_arrow(
         tl.marks.push(Mark {
             x: hx.clamp(m.x0.min(x1), m.x0.max(x1)),
             y,
+            lane: None,
             glyph: "‖".into(),
             label: String::new(),
             title: format!("held in the network: {}", m.what),
             class: "m-held",
             recent,
+            text: None,
         });
     }
 }
@@ -1797,11 +1916,13 @@ fn mark(
     tl.marks.push(Mark {
         x,
         y: lanes[l].axis,
+        lane: Some(l),
         glyph: glyph.into(),
         label,
         title,
         class,
         recent,
+        text: None,
     });
 }
 
@@ -1849,12 +1970,550 @@ fn overlaps(tl: &Timeline, lanes: &[Lane]) -> Vec<OverlapMark> {
                     x0,
                     x1,
                     y: overlap_y(l),
-                    h: 7,
+                    h: 9,
                     title: title.clone(),
+                    text: None,
                 });
             }
         }
     }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text: what every piece of text on the diagram measures, for laying labels out apart
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    Start,
+    Middle,
+    End,
+}
+
+impl Anchor {
+    /// The SVG `text-anchor` value.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Anchor::Start => "start",
+            Anchor::Middle => "middle",
+            Anchor::End => "end",
+        }
+    }
+}
+
+/// A piece of text placed on the diagram: its class (which sets its font, static/style.css),
+/// its baseline point and anchor, and its words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Text {
+    pub class: &'static str,
+    pub x: i32,
+    pub y: i32,
+    pub anchor: Anchor,
+    pub body: String,
+}
+
+/// The font of a text class: (size in px, bold), as static/style.css sets it.
+pub fn font_of(class: &str) -> (f64, bool) {
+    match class {
+        "arrow-label" | "pending-label" | "bar-text" => (10.5, true),
+        "mark-label" => (10.0, false),
+        "band-text" | "now-label" | "v-line v-outcome" => (11.0, true),
+        "label" => (9.0, true),
+        _ => (11.0, false),
+    }
+}
+
+/// The width of `body` in a font of `size` px: each character's advance estimated from its
+/// shape (the font is the system's sans-serif, so no exact metrics are known here), with a
+/// little to spare rather than too little.
+pub fn text_width(body: &str, size: f64, bold: bool) -> i32 {
+    // Advances in em, about those of DejaVu Sans (a wide sans-serif, and Linux's usual one):
+    // measured in Chromium, these estimates come within a few percent of it, a little over;
+    // narrower fonts (Arial, Helvetica, Segoe UI) get room to spare.
+    let em: f64 = body
+        .chars()
+        .map(|c| match c {
+            '\'' | 'i' | 'l' | 'j' | 'I' => 0.29,
+            ' ' | '.' | ',' | ':' | ';' | '|' | '·' | '/' => 0.33,
+            '!' | 'f' | 't' | 'r' | '(' | ')' | '[' | ']' | '-' => 0.41,
+            'm' => 0.98,
+            'w' | 'M' => 0.87,
+            'W' => 0.99,
+            '0'..='9' => 0.64,
+            '+' | '=' | '#' => 0.84,
+            's' | 'z' | 'c' | '?' | '_' => 0.56,
+            'a'..='z' => 0.63,
+            'A'..='Z' => 0.72,
+            c if c.is_ascii() => 0.63,
+            _ => 1.0,
+        })
+        .sum();
+    let w = em * size * if bold { 1.12 } else { 1.0 } * 1.03;
+    w.ceil() as i32
+}
+
+/// A text's box on the diagram, with the white halo labels are drawn with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextBox {
+    pub x0: i32,
+    pub y0: i32,
+    pub x1: i32,
+    pub y1: i32,
+    pub class: &'static str,
+    pub body: String,
+}
+
+impl TextBox {
+    pub fn of(t: &Text) -> TextBox {
+        let (size, bold) = font_of(t.class);
+        let w = text_width(&t.body, size, bold);
+        let x0 = match t.anchor {
+            Anchor::Start => t.x,
+            Anchor::Middle => t.x - w / 2,
+            Anchor::End => t.x - w,
+        };
+        TextBox {
+            x0: x0 - 1,
+            x1: x0 + w + 1,
+            y0: t.y - (size * 0.78).ceil() as i32,
+            y1: t.y + (size * 0.24).ceil() as i32,
+            class: t.class,
+            body: t.body.clone(),
+        }
+    }
+
+    pub fn overlaps(&self, o: &TextBox) -> bool {
+        self.x0 < o.x1 && o.x0 < self.x1 && self.y0 < o.y1 && o.y0 < self.y1
+    }
+
+    /// A bar's own text, or a verdict's lines: what labels must keep off.
+    pub fn is_fixed(&self) -> bool {
+        matches!(self.class, "bar-text" | "band-text") || self.class.starts_with("v-line")
+    }
+}
+
+fn text(class: &'static str, x: i32, y: i32, anchor: Anchor, body: String) -> Text {
+    Text {
+        class,
+        x,
+        y,
+        anchor,
+        body,
+    }
+}
+
+/// A tick's label on the ruler.
+pub fn tick_text(k: &TickLabel) -> Text {
+    text(
+        "tick-label",
+        k.x + 2,
+        RULER_H - 10,
+        Anchor::Start,
+        format!("t={}", k.tick),
+    )
+}
+
+/// The present's label on the ruler.
+pub fn now_text(tl: &Timeline) -> Text {
+    text(
+        "now-label",
+        tl.now_x + 4,
+        RULER_H - 12,
+        Anchor::Start,
+        format!("now t={}", tl.now_tick),
+    )
+}
+
+/// A rectangle that labels had better keep off (a bar, a glyph), though they may cover it.
+#[derive(Clone, Copy)]
+struct Rect(i32, i32, i32, i32);
+
+impl Rect {
+    fn hits(&self, b: &TextBox) -> bool {
+        self.0 < b.x1 && b.x0 < self.2 && self.1 < b.y1 && b.y0 < self.3
+    }
+    fn around(x: i32, y: i32, r: i32) -> Rect {
+        Rect(x - r, y - r, x + r, y + r)
+    }
+}
+
+/// Boxes bucketed by x, so that finding what a box hits looks at its neighbours only (a long
+/// run's full layout places thousands of labels).
+struct Grid<T> {
+    cells: Vec<Vec<T>>,
+}
+
+const CELL: i32 = 128;
+
+impl<T: Clone> Grid<T> {
+    fn new() -> Self {
+        Grid { cells: Vec::new() }
+    }
+    fn span(x0: i32, x1: i32) -> std::ops::RangeInclusive<usize> {
+        (x0.max(0) / CELL) as usize..=(x1.max(0) / CELL) as usize
+    }
+    fn insert(&mut self, x0: i32, x1: i32, t: T) {
+        let r = Self::span(x0, x1);
+        if self.cells.len() <= *r.end() {
+            self.cells.resize(r.end() + 1, Vec::new());
+        }
+        for i in r {
+            self.cells[i].push(t.clone());
+        }
+    }
+    fn any(&self, x0: i32, x1: i32, f: impl Fn(&T) -> bool) -> bool {
+        Self::span(x0, x1).any(|i| self.cells.get(i).is_some_and(|c| c.iter().any(&f)))
+    }
+    fn each(&self, x0: i32, x1: i32, mut f: impl FnMut(&T)) {
+        for i in Self::span(x0, x1) {
+            self.cells.get(i).into_iter().flatten().for_each(&mut f);
+        }
+    }
+}
+
+/// The text forms of a bar's label, longest first: a short bar shows a shorter one.
+fn bar_forms(b: &Bar) -> Vec<String> {
+    let mut v = vec![b.label.clone()];
+    let last = b.label.rsplit(' ').next().unwrap_or("").to_string();
+    match b.kind {
+        BarKind::Holder => {
+            if let Some(r) = b.label.strip_prefix("coordinator: ") {
+                v.push(r.to_string());
+            }
+            v.push(last);
+        }
+        BarKind::Belief => v.push(last),
+        BarKind::Paused | BarKind::Crashed => {
+            v.push(b.label.split(' ').next().unwrap_or("").to_string())
+        }
+        BarKind::CutOff => {}
+    }
+    v.retain(|s| !s.is_empty());
+    v
+}
+
+/// Lay every label out where it is clear of every other text: the bars' own text and the
+/// verdicts' lines stay where they belong (a bar shows a shorter form of its label, or none,
+/// when the whole does not fit in it); labels of messages and marks take the first of a few
+/// places near what they label that collides with no text and stays inside the drawing —
+/// preferring places off bars and glyphs too — and an identical label where another already
+/// says the same is left out. Messages in flight may widen the drawing for their labels.
+fn place_texts(tl: &mut Timeline) {
+    let top = RULER_H + 1;
+    let bottom = tl.height - 1;
+    // The ruler: a tick label under the present's label gives way to it.
+    let now = TextBox::of(&now_text(tl));
+    tl.ticks
+        .retain(|k| !TextBox::of(&tick_text(k)).overlaps(&now));
+
+    let mut hard: Grid<TextBox> = Grid::new();
+    let mut widest = 0;
+    let mut keep = |hard: &mut Grid<TextBox>, b: TextBox| {
+        widest = widest.max(b.x1);
+        hard.insert(b.x0, b.x1, b);
+    };
+    for v in &tl.verdicts {
+        for t in v.lines() {
+            keep(&mut hard, TextBox::of(&t));
+        }
+    }
+    let mut soft: Grid<Rect> = Grid::new();
+    let mut avoid = |r: Rect| soft.insert(r.0, r.2, r);
+    for b in &tl.bars {
+        avoid(Rect(b.x0, b.y, b.x1, b.y + b.h));
+    }
+    for m in &tl.marks {
+        avoid(Rect::around(m.x, m.y, 10));
+    }
+    for v in &tl.verdicts {
+        avoid(Rect::around(v.x, v.y, 13));
+    }
+    for v in &tl.violations {
+        avoid(Rect::around(v.x, v.y, 13));
+    }
+    for a in &tl.arrows {
+        if matches!(a.state, ArrowState::InFlight | ArrowState::Held) {
+            avoid(Rect::around(a.x1, a.y1, 5));
+        }
+    }
+    let hits = |g: &Grid<TextBox>, b: &TextBox| g.any(b.x0, b.x1, |h| h.overlaps(b));
+
+    // Bars' own text: inside the bar, clear of any other text, and of the marks drawn over
+    // the bar when it can be. A bar still going is named at its right end, by the present
+    // (what the view follows: its start may be scrolled out of sight); an ended one at its
+    // start.
+    for b in tl.bars.iter_mut() {
+        let class = match b.kind {
+            BarKind::Holder | BarKind::Belief => "bar-text",
+            _ => "band-text",
+        };
+        let y = b.y + b.h / 2 + 4;
+        let mut ends = [(b.x0 + 5, Anchor::Start), (b.x1 - 5, Anchor::End)];
+        if b.open {
+            ends.reverse();
+        }
+        let mut cands = Vec::new();
+        for body in bar_forms(b) {
+            for (x, anchor) in ends {
+                cands.push(text(class, x, y, anchor, body.clone()));
+            }
+        }
+        let fits = |t: &Text| {
+            let bx = TextBox::of(t);
+            bx.x0 >= b.x0 && bx.x1 <= b.x1 && !hits(&hard, &bx)
+        };
+        let glyphs = |t: &Text| {
+            let bx = TextBox::of(t);
+            soft.any(bx.x0, bx.x1, |r| {
+                r.hits(&bx) && !(r.0 == b.x0 && r.2 == b.x1 && r.1 == b.y)
+            })
+        };
+        let pick = cands
+            .iter()
+            .position(|t| fits(t) && !glyphs(t))
+            .or_else(|| cands.iter().position(fits));
+        b.text = pick.map(|i| {
+            keep(&mut hard, TextBox::of(&cands[i]));
+            cands[i].clone()
+        });
+    }
+    for o in tl.overlaps.iter_mut() {
+        let t = text(
+            "label",
+            o.x0 + 4,
+            o.y + o.h - 2,
+            Anchor::Start,
+            "⚠ both believe".into(),
+        );
+        let bx = TextBox::of(&t);
+        o.text = (bx.x1 <= o.x1 && !hits(&hard, &bx)).then(|| {
+            keep(&mut hard, bx);
+            t
+        });
+    }
+
+    // Labels that can move: the first clear place of their candidates.
+    let right = tl.now_x + RIGHT_PAD;
+    let mut movable: Grid<TextBox> = Grid::new();
+    let mut place = |cands: Vec<Text>, limit: i32, hard: &mut Grid<TextBox>| -> Option<Text> {
+        let first = TextBox::of(cands.first()?);
+        // The same words already said in the same place: once is enough.
+        if movable.any(first.x0, first.x1, |m| {
+            m.body == first.body && m.overlaps(&first)
+        }) {
+            return None;
+        }
+        let boxes: Vec<TextBox> = cands.iter().map(TextBox::of).collect();
+        let ok = |b: &TextBox| {
+            b.x0 >= 2 && b.x1 <= limit && b.y0 >= top && b.y1 <= bottom && !hits(hard, b)
+        };
+        let clear = |b: &TextBox| !soft.any(b.x0, b.x1, |r| r.hits(b));
+        let pick = (0..cands.len())
+            .find(|&i| ok(&boxes[i]) && clear(&boxes[i]))
+            .or_else(|| (0..cands.len()).find(|&i| ok(&boxes[i])))?;
+        let b = boxes[pick].clone();
+        movable.insert(b.x0, b.x1, b.clone());
+        keep(hard, b);
+        Some(cands[pick].clone())
+    };
+
+    // Messages in flight, labelled at their heads by "now".
+    for a in tl.arrows.iter_mut() {
+        if !matches!(a.state, ArrowState::InFlight | ArrowState::Held) {
+            continue;
+        }
+        let what = if a.label.is_empty() {
+            a.kind.clone()
+        } else {
+            a.label.clone()
+        };
+        let p = if a.state == ArrowState::Held {
+            "‖ held"
+        } else {
+            "in flight"
+        };
+        let body = format!("{p}: {what}");
+        let cands = [0, -13, 13, -26, 26, -39, 39]
+            .iter()
+            .map(|dy| {
+                text(
+                    "pending-label",
+                    a.x1 + 7,
+                    a.y1 + 4 + dy,
+                    Anchor::Start,
+                    body.clone(),
+                )
+            })
+            .collect();
+        a.text = place(cands, i32::MAX, &mut hard);
+    }
+    // Marks: below, beside, above.
+    for m in tl.marks.iter_mut() {
+        if m.label.is_empty() {
+            continue;
+        }
+        let (x, y) = (m.x, m.y);
+        let cands = [
+            (x, y + 22, Anchor::Middle),
+            (x + 13, y + 4, Anchor::Start),
+            (x - 13, y + 4, Anchor::End),
+            (x, y - 14, Anchor::Middle),
+            (x - 8, y + 22, Anchor::Start),
+            (x + 8, y + 22, Anchor::End),
+            (x + 12, y + 19, Anchor::Start),
+            (x - 12, y + 19, Anchor::End),
+            (x + 12, y - 10, Anchor::Start),
+            (x - 12, y - 10, Anchor::End),
+            (x, y + 34, Anchor::Middle),
+        ]
+        .iter()
+        .map(|&(x, y, a)| text("mark-label", x, y, a, m.label.clone()))
+        .collect();
+        m.text = place(cands, right, &mut hard);
+    }
+    // Delivered messages: along the arrow, near the sender first, either side.
+    for a in tl.arrows.iter_mut() {
+        if a.label.is_empty() || matches!(a.state, ArrowState::InFlight | ArrowState::Held) {
+            continue;
+        }
+        let mut cands = Vec::new();
+        for f in [25, 35, 15, 45, 55, 65, 8, 75, 85] {
+            let px = a.x0 + (a.x1 - a.x0) * f / 100;
+            let py = a.y0 + (a.y1 - a.y0) * f / 100;
+            cands.push(text(
+                "arrow-label",
+                px + 6,
+                py + 4,
+                Anchor::Start,
+                a.label.clone(),
+            ));
+            cands.push(text(
+                "arrow-label",
+                px - 6,
+                py + 4,
+                Anchor::End,
+                a.label.clone(),
+            ));
+        }
+        a.text = place(cands, right, &mut hard);
+    }
+    tl.width = tl.width.max(widest + 6);
+
+    // Where each bar's text could slide: its row minus every other text on it.
+    for b in tl.bars.iter_mut() {
+        let Some(own) = b.text.as_ref().map(TextBox::of) else {
+            continue;
+        };
+        let mut taken: Vec<(i32, i32)> = Vec::new();
+        hard.each(b.x0, b.x1, |h| {
+            if *h != own && h.y0 < own.y1 && own.y0 < h.y1 && h.x0 < b.x1 && b.x0 < h.x1 {
+                taken.push((h.x0, h.x1));
+            }
+        });
+        taken.sort();
+        let mut x = b.x0;
+        for (a, z) in taken {
+            if a > x {
+                b.room.push((x, a));
+            }
+            x = x.max(z);
+        }
+        if x < b.x1 {
+            b.room.push((x, b.x1));
+        }
+    }
+}
+
+/// How far right a view that follows the present must reach: past "now" and its label, and
+/// past the labels of the messages still in flight, whole.
+pub fn follow_right(tl: &Timeline) -> i32 {
+    let now = TextBox::of(&now_text(tl)).x1;
+    let pending = tl
+        .arrows
+        .iter()
+        .filter_map(|a| a.text.as_ref())
+        .filter(|t| t.class == "pending-label")
+        .map(|t| TextBox::of(t).x1)
+        .max()
+        .unwrap_or(0);
+    (now.max(pending) + 8).min(tl.width)
+}
+
+/// Where a view `view` px wide that follows the present begins: its right edge at
+/// `follow_right`, moved right (into the empty room past the present, at most a quarter of
+/// the view and to the end of the drawing) just enough that its left edge, and the fade there,
+/// cut no text, when it can be. (Bars' own text slides instead: `bar_text_in_view`.)
+pub fn follow_left(tl: &Timeline, view: i32) -> i32 {
+    let left = follow_right(tl) - view;
+    // Not so far that the view shows more of the empty room than of the run.
+    let most = (tl.width - view).min(left + view / 4);
+    if left <= 0 || most <= left {
+        return left.max(0);
+    }
+    let bars: Vec<&Text> = tl.bars.iter().filter_map(|b| b.text.as_ref()).collect();
+    let boxes: Vec<TextBox> = texts(tl)
+        .iter()
+        .filter(|t| !bars.contains(t))
+        .map(TextBox::of)
+        .filter(|b| b.x1 > left && b.x0 < most)
+        .collect();
+    // Best, no text in the fade at the edge; else at least none cut by the edge itself.
+    let faded = |x: i32| boxes.iter().any(|b| b.x0 < x + VIEW_FADE && x < b.x1);
+    let cut = |x: i32| boxes.iter().any(|b| b.x0 < x && x < b.x1);
+    let mut at = vec![left];
+    at.extend(
+        boxes
+            .iter()
+            .flat_map(|b| [b.x1, b.x0 - VIEW_FADE])
+            .filter(|&x| x > left && x <= most),
+    );
+    at.sort();
+    at.iter()
+        .copied()
+        .find(|&x| !faded(x))
+        .or_else(|| at.iter().copied().find(|&x| !cut(x)))
+        .unwrap_or(left)
+}
+
+/// A bar's text as drawn when only `left..right` of the diagram is in sight (it scrolls):
+/// where the layout put it if that is all in sight; else the longest form of its label that
+/// fits where the bar is in sight and its row is clear, at the left of that; else none. A
+/// label is moved or left out, never cut.
+pub fn bar_text_in_view(b: &Bar, left: i32, right: i32) -> Option<Text> {
+    let t = b.text.as_ref()?;
+    let bx = TextBox::of(t);
+    if bx.x0 >= left && bx.x1 <= right {
+        return Some(t.clone());
+    }
+    for body in bar_forms(b) {
+        for &(r0, r1) in &b.room {
+            // Clear of the fade at the view's left edge (static/style.css, `.tl-scroll`).
+            let a = if left > r0 { left + VIEW_FADE } else { r0 + 5 };
+            let c = text(t.class, a, t.y, Anchor::Start, body.clone());
+            let cb = TextBox::of(&c);
+            if cb.x0 >= a - 1 && cb.x1 + 4 <= r1.min(right) {
+                return Some(c);
+            }
+        }
+    }
+    None
+}
+
+/// How wide the scroller's left edge fades out (static/style.css, `.tl-scroll`), plus a little.
+pub const VIEW_FADE: i32 = 20;
+
+/// Every text the diagram draws, where it draws it.
+pub fn texts(tl: &Timeline) -> Vec<Text> {
+    let mut out: Vec<Text> = Vec::new();
+    out.extend(tl.bars.iter().filter_map(|b| b.text.clone()));
+    out.extend(tl.overlaps.iter().filter_map(|b| b.text.clone()));
+    out.extend(tl.arrows.iter().filter_map(|b| b.text.clone()));
+    out.extend(tl.marks.iter().filter_map(|b| b.text.clone()));
+    for v in &tl.verdicts {
+        out.extend(v.lines());
+    }
+    out.extend(tl.ticks.iter().map(tick_text));
+    out.push(now_text(tl));
     out
 }
 

@@ -5,7 +5,7 @@
 //!
 //! Pure string building: the CLI (`fencing-lab render`) and the app's "Export SVG" share it.
 
-use super::layout::{self, Arrow, ArrowState, BarKind, LaneKind, Timeline, VerdictKind};
+use super::layout::{self, Arrow, ArrowState, LaneKind, Timeline, VerdictKind};
 use crate::sim::run::Run;
 use std::fmt::Write as _;
 
@@ -115,6 +115,10 @@ pub fn escape(s: &str) -> String {
 struct Doc(String);
 
 impl Doc {
+    /// A text the layout placed.
+    fn placed(&mut self, t: &layout::Text) {
+        self.text(t.class, t.x, t.y, t.anchor.as_str(), &t.body);
+    }
     fn text(&mut self, class: &str, x: i32, y: i32, anchor: &str, body: &str) {
         let _ = write!(
             self.0,
@@ -279,20 +283,16 @@ fn diagram(d: &mut Doc, tl: &Timeline) {
         let bw = b.x1 - b.x0;
         d.group(&format!("bar {}", b.kind.class()), &b.title);
         d.rect("bar-rect", b.x0, b.y, bw, b.h, 3);
-        if bw >= 56 {
-            let class = match b.kind {
-                BarKind::Holder | BarKind::Belief => "bar-text",
-                _ => "band-text",
-            };
-            d.text(class, b.x0 + 5, b.y + b.h / 2 + 4, "start", &b.label);
+        if let Some(t) = &b.text {
+            d.placed(t);
         }
         d.end();
     }
     for o in &tl.overlaps {
         d.group("overlap", &o.title);
         d.rect("hatch", o.x0, o.y, o.x1 - o.x0, o.h, 2);
-        if o.x1 - o.x0 >= 84 {
-            d.text("label", o.x0 + 4, o.y + o.h - 2, "start", "⚠ both believe");
+        if let Some(t) = &o.text {
+            d.placed(t);
         }
         d.end();
     }
@@ -303,40 +303,22 @@ fn diagram(d: &mut Doc, tl: &Timeline) {
         d.group(&format!("mark {}", m.class), &m.title);
         d.circle("dot", m.x, m.y, 9);
         d.text("glyph", m.x, m.y + 4, "middle", &m.glyph);
-        if !m.label.is_empty() {
-            d.text("mark-label", m.x, m.y + 22, "middle", &m.label);
+        if let Some(t) = &m.text {
+            d.placed(t);
         }
         d.end();
     }
     for v in &tl.verdicts {
         let glyph = v.kind.glyph();
-        d.group(
-            &format!("verdict {}", v.kind.class()),
-            &format!(
-                "{glyph} {} — request {} with token {} at {}; highest token after it: {}. ({})",
-                v.outcome, v.request, v.token, v.resource, v.highest, v.title
-            ),
-        );
+        d.group(&format!("verdict {}", v.kind.class()), &v.explain());
         match v.kind {
             VerdictKind::Rejected => d.rect("shape", v.x - 11, v.y - 11, 22, 22, 3),
             _ => d.circle("shape", v.x, v.y, 11),
         }
         d.text("glyph", v.x, v.y + 5, "middle", glyph);
-        d.text(
-            "v-line v-what",
-            v.x,
-            v.y + 28,
-            "middle",
-            &format!("{glyph} {} · {}", v.request, v.token),
-        );
-        d.text("v-line v-outcome", v.x, v.y + 42, "middle", &v.outcome);
-        d.text(
-            "v-line v-highest",
-            v.x,
-            v.y + 56,
-            "middle",
-            &format!("highest {}", v.highest),
-        );
+        for t in v.lines() {
+            d.placed(&t);
+        }
         d.end();
     }
     for v in &tl.violations {
@@ -353,13 +335,7 @@ fn diagram(d: &mut Doc, tl: &Timeline) {
         tl.height,
         None,
     );
-    d.text(
-        "now-label",
-        tl.now_x + 4,
-        layout::RULER_H - 12,
-        "start",
-        &format!("now t={}", tl.now_tick),
-    );
+    d.placed(&layout::now_text(tl));
 }
 
 fn ruler(d: &mut Doc, tl: &Timeline) {
@@ -380,13 +356,7 @@ fn ruler(d: &mut Doc, tl: &Timeline) {
     }
     for t in &tl.ticks {
         d.line("grid", t.x, layout::RULER_H - 6, t.x, tl.height, None);
-        d.text(
-            "tick-label",
-            t.x + 2,
-            layout::RULER_H - 10,
-            "start",
-            &format!("t={}", t.tick),
-        );
+        d.placed(&layout::tick_text(t));
     }
     for g in &tl.gaps {
         d.group(
@@ -422,27 +392,10 @@ fn arrow(d: &mut Doc, a: &Arrow) {
     };
     d.line("shaft", a.x0, a.y0, a.x1, a.y1, marker);
     if matches!(a.state, ArrowState::InFlight | ArrowState::Held) {
-        let what = if a.label.is_empty() {
-            &a.kind
-        } else {
-            &a.label
-        };
-        let pending = if a.state == ArrowState::Held {
-            "‖ held"
-        } else {
-            "in flight"
-        };
         d.circle("head", a.x1, a.y1, 4);
-        d.text(
-            "pending-label",
-            a.x1 + 7,
-            a.y1 + 4,
-            "start",
-            &format!("{pending}: {what}"),
-        );
-    } else if !a.label.is_empty() {
-        let (mx, my) = (a.x0 + (a.x1 - a.x0) / 4, a.y0 + (a.y1 - a.y0) / 4);
-        d.text("arrow-label", mx + 6, my + 4, "start", &a.label);
+    }
+    if let Some(t) = &a.text {
+        d.placed(t);
     }
     d.end();
 }

@@ -5,8 +5,9 @@
 
 use crate::ui::state::use_app;
 use crate::view::layout::{
-    self, Arrow, ArrowState, Bar, BarKind, LaneKind, Mark, Timeline as Tl, Verdict, VerdictKind,
+    self, Arrow, ArrowState, Bar, LaneKind, Mark, Timeline as Tl, Verdict, VerdictKind,
 };
+use gloo_events::EventListener;
 use std::rc::Rc;
 use web_sys::Element;
 use yew::prelude::*;
@@ -29,6 +30,12 @@ fn cls(base: &str, recent: bool) -> String {
 #[inline(never)]
 fn text(class: &'static str, x: i32, y: i32, anchor: &'static str, body: String) -> Html {
     html! { <text {class} x={s(x)} y={s(y)} text-anchor={anchor}>{body}</text> }
+}
+
+/// A text the layout placed.
+#[inline(never)]
+fn placed(t: &layout::Text) -> Html {
+    text(t.class, t.x, t.y, t.anchor.as_str(), t.body.clone())
 }
 
 #[inline(never)]
@@ -156,25 +163,45 @@ impl PartialEq for DiagramProps {
 pub(crate) fn Diagram(p: &DiagramProps) -> Html {
     let tl = &p.tl;
     let scroller = p.scroller.clone();
+    // The verdict or violation focused or clicked: its explanation is shown under the diagram
+    // (for this layout only: a new step starts without one).
+    let shown = use_state_eq(|| None::<(usize, String)>);
+    let key = Rc::as_ptr(tl) as usize;
+    let explanation = shown
+        .as_ref()
+        .filter(|(k, _)| *k == key)
+        .map(|(_, t)| t.clone());
+    let show = {
+        let shown = shown.clone();
+        move |t: String| {
+            let shown = shown.clone();
+            Callback::from(move |()| shown.set(Some((key, t.clone()))))
+        }
+    };
+    let hide = {
+        let shown = shown.clone();
+        Callback::from(move |_: FocusEvent| shown.set(None))
+    };
     {
         let r = scroller.clone();
+        let tl = tl.clone();
         // Follow the present: the current step is always at the diagram's right end, so
         // scroll until "now" (and a little room for messages in flight) is in view. Every new
         // layout (every change of the app) scrolls it again.
-        use_effect_with(
-            (Rc::as_ptr(tl) as usize, tl.now_x, p.focus),
-            move |&(_, now_x, focus)| {
-                if let Some(el) = r.cast::<Element>() {
-                    let left = match focus {
-                        Some(x) => x - el.client_width() / 2,
-                        None => now_x + 96 - el.client_width(),
-                    };
-                    el.set_scroll_left(left.max(0));
-                }
-            },
-        );
+        use_effect_with((Rc::as_ptr(&tl) as usize, p.focus), move |&(_, focus)| {
+            if let Some(el) = r.cast::<Element>() {
+                let left = match focus {
+                    Some(x) => x - el.client_width() / 2,
+                    // The present and everything drawn right of it (messages in
+                    // flight and their labels), whole.
+                    None => layout::follow_left(&tl, el.client_width()),
+                };
+                el.set_scroll_left(left.max(0));
+            }
+        });
     }
     html! {
+        <>
         <div class="tl-wrap">
             <div class="tl-gutter" aria-hidden="true" style={format!("height:{}px", tl.height)}>
                 for l in tl.lanes.iter() {
@@ -185,7 +212,7 @@ pub(crate) fn Diagram(p: &DiagramProps) -> Html {
                 }
             </div>
             // Focusable, so a keyboard can scroll it (axe: scrollable-region-focusable).
-            <div class="tl-scroll" tabindex="0" ref={scroller} onscroll={p.onscroll.clone()}>
+            <div class="tl-scroll" tabindex="0" ref={scroller.clone()} onscroll={p.onscroll.clone()}>
                 <svg class="tl-svg" xmlns="http://www.w3.org/2000/svg" width={s(tl.width)} height={s(tl.height)}
                     viewBox={format!("0 0 {} {}", tl.width, tl.height)} role="group" aria-labelledby={p.label.clone()} aria-describedby={p.desc_id.clone()}>
                     <desc id={p.desc_id.clone()}>{p.desc.clone()}</desc>
@@ -194,21 +221,29 @@ pub(crate) fn Diagram(p: &DiagramProps) -> Html {
                     {steps(tl, p.mark)}
                     {ruler(tl)}
                     <g class="bars">{for tl.bars.iter().enumerate().map(|(i, b)| bar(i, b))}</g>
+                    <BarTexts tl={tl.clone()} scroller={scroller.clone()} />
                     <g class="overlaps">
                         for (i, o) in tl.overlaps.iter().enumerate() {
                             {group(format!("o{i}"), "overlap".into(), vec![
                                 title(o.title.clone()),
                                 rect("hatch", o.x0, o.y, o.x1 - o.x0, o.h, "2"),
-                                if o.x1 - o.x0 >= 84 { text("label", o.x0 + 4, o.y + o.h - 2, "start", "⚠ both believe".into()) } else { Html::default() },
+                                o.text.as_ref().map_or_else(Html::default, placed),
                             ])}
                         }
                     </g>
                     <g class="arrows">{for tl.arrows.iter().map(arrow)}</g>
                     <g class="marks">{for tl.marks.iter().enumerate().map(|(i, m)| mark(i, m))}</g>
-                    <g class="verdicts">{for tl.verdicts.iter().enumerate().map(|(i, v)| verdict(i, v))}</g>
+                    <g class="verdicts">
+                        for (i, v) in tl.verdicts.iter().enumerate() {
+                            {verdict(i, v, show(v.explain()), hide.clone())}
+                        }
+                    </g>
                     <g class="violations">
                         for (i, v) in tl.violations.iter().enumerate() {
-                            <g class={cls("violation", v.recent)} key={format!("x{i}")} tabindex="0" role="img" aria-label={v.aria_label()}>
+                            <g class={cls("violation", v.recent)} key={format!("x{i}")} tabindex="0" role="img" aria-label={v.aria_label()}
+                                onfocus={show(v.aria_label()).reform(|_: FocusEvent| ())}
+                                onclick={show(v.aria_label()).reform(|_: MouseEvent| ())}
+                                onblur={hide.clone()}>
                                 {title(v.aria_label())}
                                 {path("ring", diamond(v.x, v.y, 15))}
                                 {path("shape", diamond(v.x, v.y, 11))}
@@ -217,11 +252,73 @@ pub(crate) fn Diagram(p: &DiagramProps) -> Html {
                         }
                     </g>
                     {line("now", tl.now_x, layout::RULER_H - 12, tl.now_x, tl.height, "none")}
-                    {text("now-label", tl.now_x + 4, layout::RULER_H - 12, "start", format!("now t={}", tl.now_tick))}
+                    {placed(&layout::now_text(tl))}
                 </svg>
             </div>
         </div>
+        <p class={if explanation.is_some() { "tl-explain shown" } else { "tl-explain" }}>
+            {explanation.unwrap_or_else(|| layout::FOCUS_HINT.to_string())}
+        </p>
+        </>
     }
+}
+
+#[derive(Properties)]
+struct BarTextsProps {
+    tl: Rc<Tl>,
+    scroller: NodeRef,
+}
+
+impl PartialEq for BarTextsProps {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.tl, &o.tl) && self.scroller == o.scroller
+    }
+}
+
+/// The bars' own text, kept in sight as the diagram scrolls (`layout::bar_text_in_view`):
+/// a component of its own, so that scrolling redraws these few texts and nothing else.
+#[component]
+fn BarTexts(p: &BarTextsProps) -> Html {
+    let view = use_state_eq(|| None::<(i32, i32)>);
+    {
+        let (view, scroller) = (view.clone(), p.scroller.clone());
+        use_effect_with(Rc::as_ptr(&p.tl) as usize, move |_| {
+            let el = scroller.cast::<Element>();
+            let read: Rc<dyn Fn()> = Rc::new(move || {
+                if let Some(el) = scroller.cast::<Element>() {
+                    let left = el.scroll_left();
+                    view.set(Some((left, left + el.client_width())));
+                }
+            });
+            read();
+            let mut listeners = Vec::new();
+            if let Some(el) = el {
+                let r = read.clone();
+                listeners.push(EventListener::new(&el, "scroll", move |_| r()));
+            }
+            if let Some(w) = web_sys::window() {
+                listeners.push(EventListener::new(&w, "resize", move |_| read()));
+            }
+            move || drop(listeners)
+        });
+    }
+    let texts: Vec<Html> =
+        p.tl.bars
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| {
+                let t = match *view {
+                    Some((l, r)) => layout::bar_text_in_view(b, l, r),
+                    None => b.text.clone(),
+                }?;
+                Some(group(
+                    format!("bt{i}"),
+                    format!("bar {}", b.kind.class()),
+                    vec![placed(&t)],
+                ))
+            })
+            .collect();
+    html! { <g class="bar-texts">{for texts}</g> }
 }
 
 fn lane_class(k: LaneKind) -> &'static str {
@@ -252,7 +349,7 @@ fn legend() -> Html {
             <li><span class="sw sw-crashed"></span>{"✕ crashed"}</li>
             <li><span class="g g-accepted">{"✓"}</span>{"accepted"}</li>
             <li><span class="g g-rejected">{"✗"}</span>{"rejected"}</li>
-            <li><span class="g g-violation">{"!"}</span>{"violation (focus it for why)"}</li>
+            <li><span class="g g-violation">{"!"}</span>{"violation (focus or click it for why)"}</li>
             <li><span class="sw sw-pending"></span>{"message still in flight"}</li>
         </ul>
     }
@@ -336,7 +433,7 @@ fn ruler(tl: &Tl) -> Html {
             for t in tl.ticks.iter() {
                 {group(format!("t{}", t.tick), "tick".into(), vec![
                     line("grid", t.x, layout::RULER_H - 6, t.x, tl.height, "none"),
-                    text("tick-label", t.x + 2, layout::RULER_H - 10, "start", format!("t={}", t.tick)),
+                    placed(&layout::tick_text(t)),
                 ])}
             }
             for g in tl.gaps.iter() {
@@ -358,27 +455,12 @@ fn bar(i: usize, b: &Bar) -> Html {
         if b.open { " open" } else { "" },
         if b.recent { " recent" } else { "" }
     );
-    let text_class = match b.kind {
-        BarKind::Holder | BarKind::Belief => "bar-text",
-        _ => "band-text",
-    };
     group(
         format!("b{i}"),
         class,
         vec![
             title(b.title.clone()),
             rect("bar-rect", b.x0, b.y, w, b.h, "3"),
-            if w >= 56 {
-                text(
-                    text_class,
-                    b.x0 + 5,
-                    b.y + b.h / 2 + 4,
-                    "start",
-                    b.label.clone(),
-                )
-            } else {
-                Html::default()
-            },
         ],
     )
 }
@@ -395,40 +477,16 @@ fn arrow(a: &Arrow) -> Html {
         (ArrowState::Delivered | ArrowState::Lost, _) => "url(#ah)",
         _ => "none",
     };
-    // Labels sit a quarter of the way along, near the sender, clear of the receiver's marks.
-    let (mx, my) = (a.x0 + (a.x1 - a.x0) / 4, a.y0 + (a.y1 - a.y0) / 4);
     let pending = matches!(a.state, ArrowState::InFlight | ArrowState::Held);
-    let pending_text = if a.state == ArrowState::Held {
-        "‖ held"
-    } else {
-        "in flight"
-    };
     let mut parts = vec![
         title(a.title.clone()),
         line("shaft", a.x0, a.y0, a.x1, a.y1, marker),
     ];
     if pending {
-        let what = if a.label.is_empty() {
-            a.kind.clone()
-        } else {
-            a.label.clone()
-        };
         parts.push(circle("head", a.x1, a.y1, "4"));
-        parts.push(text(
-            "pending-label",
-            a.x1 + 7,
-            a.y1 + 4,
-            "start",
-            format!("{pending_text}: {what}"),
-        ));
-    } else if !a.label.is_empty() {
-        parts.push(text(
-            "arrow-label",
-            mx + 6,
-            my + 4,
-            "start",
-            a.label.clone(),
-        ));
+    }
+    if let Some(t) = &a.text {
+        parts.push(placed(t));
     }
     group(format!("a{}", a.id), class, parts)
 }
@@ -439,8 +497,8 @@ fn mark(i: usize, m: &Mark) -> Html {
         circle("dot", m.x, m.y, "9"),
         text("glyph", m.x, m.y + 4, "middle", m.glyph.clone()),
     ];
-    if !m.label.is_empty() {
-        parts.push(text("mark-label", m.x, m.y + 22, "middle", m.label.clone()));
+    if let Some(t) = &m.text {
+        parts.push(placed(t));
     }
     group(
         format!("m{i}"),
@@ -449,49 +507,28 @@ fn mark(i: usize, m: &Mark) -> Html {
     )
 }
 
-fn verdict(i: usize, v: &Verdict) -> Html {
+/// A verdict: focusable, and focusing or clicking it shows its explanation.
+fn verdict(i: usize, v: &Verdict, show: Callback<()>, hide: Callback<FocusEvent>) -> Html {
     let glyph = v.kind.glyph();
-    let title_text = format!(
-        "{glyph} {} — request {} with token {} at {}; highest token after it: {}. ({})",
-        v.outcome, v.request, v.token, v.resource, v.highest, v.title
-    );
+    let explain = v.explain();
     let shape = match v.kind {
         VerdictKind::Rejected => rect("shape", v.x - 11, v.y - 11, 22, 22, "3"),
         _ => circle("shape", v.x, v.y, "11"),
     };
-    group(
-        format!("v{i}"),
-        format!(
-            "verdict {}{}",
-            v.kind.class(),
-            if v.recent { " recent" } else { "" }
-        ),
-        vec![
-            title(title_text),
-            circle("halo", v.x, v.y, "16"),
-            shape,
-            text("glyph", v.x, v.y + 5, "middle", glyph.to_string()),
-            text(
-                "v-line v-what",
-                v.x,
-                v.y + 28,
-                "middle",
-                format!("{glyph} {} · {}", v.request, v.token),
-            ),
-            text(
-                "v-line v-outcome",
-                v.x,
-                v.y + 42,
-                "middle",
-                v.outcome.clone(),
-            ),
-            text(
-                "v-line v-highest",
-                v.x,
-                v.y + 56,
-                "middle",
-                format!("highest {}", v.highest),
-            ),
-        ],
-    )
+    let [what, outcome, highest] = v.lines();
+    html! {
+        <g key={format!("v{i}")} class={format!("verdict {}{}", v.kind.class(), if v.recent { " recent" } else { "" })}
+            tabindex="0" role="img" aria-label={explain.clone()}
+            onfocus={show.reform(|_: FocusEvent| ())}
+            onclick={show.reform(|_: MouseEvent| ())}
+            onblur={hide}>
+            {title(explain)}
+            {circle("halo", v.x, v.y, "16")}
+            {shape}
+            {text("glyph", v.x, v.y + 5, "middle", glyph.to_string())}
+            {placed(&what)}
+            {placed(&outcome)}
+            {placed(&highest)}
+        </g>
+    }
 }
