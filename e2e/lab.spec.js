@@ -117,14 +117,20 @@ test('a point opens the run behind it in the main timeline, narrated as that run
   const k = Number(chosen) + 1;
   await expect(page.getByText(new RegExp(`Opened “Lease lab: TTL 4, run ${k}” at step \\d+, its first violation`))).toBeVisible();
   await expect(page.getByRole('region', { name: 'Timeline' })).toContainText('unfenced');
-  await expect.poll(async () => (await svgStrings(page)).some((s) => /^Violation at unfenced/.test(s))).toBe(true);
+  const violation = async (where) => (await svgStrings(page)).some((s) => new RegExp(`^Violation at ${where}`).test(s));
+  await expect.poll(() => violation('(fenced|unfenced)')).toBe(true);
   // The narration tells this run, not the blank Sandbox's invitation.
   const narration = page.getByRole('region', { name: 'Narration' });
-  await expect(narration).toContainText(/a superseded write \(A|a superseded write \(B|lets a stale write overwrite/);
+  await expect(narration).toContainText(/a superseded write \([AB]\d+ wrote under grant #\d+|lets a stale write overwrite/);
   await expect(narration).not.toContainText('Sandbox: build a story from nothing');
   await expect(narration).toContainText(/Script step \d+ of \d+/);
   await expect(page.locator('p.summary')).toContainText('In all:');
   await shot(page, 'lab-run-opened-1280');
+  // The old owner's writes to the two copies travel apart: a step or two on, the unfenced
+  // copy's is told too.
+  for (let i = 0; i < 3 && !(await violation('unfenced')); i++) await button(page, 'Step forward').click();
+  await expect.poll(() => violation('unfenced')).toBe(true);
+  await expect(narration).toContainText(/The unfenced copy (applies a superseded write|lets a stale write overwrite)/);
   // A normal run: step through it. Its first step names the TTL, the run and its seed.
   await expect(button(page, 'Step back')).toBeEnabled();
   await button(page, 'Step back').click();

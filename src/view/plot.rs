@@ -192,7 +192,7 @@ impl ChartKind {
                 "Seconds from the holder's crash until another worker is granted the lease."
             }
             ChartKind::FalseExpirations => {
-                "A live holder losing its lease because a pause outlasted it, per run."
+                "A live holder losing its lease at the coordinator, per run: a pause outlasted it, or its renewal came too late."
             }
             ChartKind::Renewals => {
                 "Renew requests both workers send, per minute of run, plus the acquires that replace a lease which lapsed (below about two round trips a renewal is answered after the lease ran out)."
@@ -566,7 +566,7 @@ const STYLE: &str = ".lp{font:13px system-ui,-apple-system,'Segoe UI',Roboto,Ari
 .lp-muted{fill:#57606a;font-size:12px}.lp-title{font-size:16px;font-weight:700}\
 .lp-main{stroke:#0969da;fill:#0969da}.lp-bad{stroke:#cf222e;fill:#cf222e}.lp-good{stroke:#1a7f37;fill:#1a7f37}\
 .lp-warn{stroke:#9a6700;fill:#9a6700}\
-.lp-line{fill:none;stroke-width:2.5;stroke-linejoin:round}.lp-dash{stroke-dasharray:7 4}.lp-dot2{stroke-dasharray:2 3}\
+.lp-line{fill:none;stroke-width:2.5;stroke-linejoin:round}.lp-dash{stroke-dasharray:7 4}.lp-dot2{stroke-dasharray:2 3;stroke-width:1.8}\
 .lp-unsafe{fill:#cf222e;fill-opacity:.1}.lp-mark{stroke:#cf222e;stroke-width:1.5;stroke-dasharray:4 3}\
 .lp-marktext{fill:#a40e26;font-weight:700;font-size:12px}.lp-bantext{fill:#a40e26;font-size:12px}.lp-hit{fill:transparent;stroke:none}\
 .lp-dot{stroke:#fff;stroke-width:1.5}.lp-pt{cursor:pointer;outline:none}\
@@ -603,8 +603,9 @@ fn line(out: &mut String, class: &str, x1: f64, y1: f64, x2: f64, y2: f64) {
 /// A point's symbol: a circle, a square or a diamond.
 fn dot(out: &mut String, class: &str, shape: Shape, x: f64, y: f64, r: f64) {
     if shape == Shape::Diamond {
-        // The square's area, turned on its corner.
-        let d = r * 1.3;
+        // Its corners reach just past a circle of the same size: drawn over the unfenced
+        // copy's point (the two often agree), both stay visible.
+        let d = r * 1.2;
         out.push_str(&format!(
             "<path class=\"{class}\" d=\"M{} {} L{} {} L{} {} L{} {} Z\"/>",
             num(x, 1),
