@@ -1,6 +1,7 @@
 // The lease-duration lab: open it, run a small sweep (and cancel a big one), read the four
-// charts and the marked breaking point, export a chart as SVG, and open the run behind a
-// point in the main timeline.
+// charts and the banner (no TTL is safe without fencing; marks where stale writes were seen,
+// never a safe threshold), export a chart as SVG, and open the run behind a point in the
+// main timeline, narrated as that run.
 'use strict';
 const fs = require('fs');
 const { test, expect, shot, button, openApp, picker, svgStrings } = require('./helpers');
@@ -8,9 +9,11 @@ const { test, expect, shot, button, openApp, picker, svgStrings } = require('./h
 const TITLES = [
   'Time to takeover after a crash',
   'False expirations',
-  'Renewal messages per minute',
-  'Stale writes: without fencing vs with it',
+  'Renewal traffic per minute',
+  'Stale and superseded writes: without fencing vs with it',
 ];
+const BANNER_LEAD =
+  'No TTL is safe without fencing: a longer lease makes stale writes rarer and takeover slower; it never rules them out.';
 
 const lab = (page) => page.locator('details.lab');
 const chart = (page, title) => lab(page).getByRole('figure', { name: title });
@@ -27,16 +30,35 @@ async function runLab(page, runs) {
   await expect(lab(page).getByRole('status')).toContainText('Done: 10 TTLs', { timeout: 20_000 });
 }
 
-test('the lab plots four charts against TTL and marks where safety breaks', async ({ page, pageErrors }) => {
+test('the lab plots four charts against TTL and says no TTL is safe without fencing', async ({ page, pageErrors }) => {
   await runLab(page, 3);
   for (const title of TITLES) {
     await expect(lab(page).getByRole('heading', { level: 3, name: title })).toBeVisible();
   }
   const stale = chart(page, TITLES[3]);
-  await expect(stale.locator('text', { hasText: /^Unsafe without fencing: TTL ≤ \d+$/ })).toBeVisible();
-  // Every TTL is a focusable point on each series.
-  await expect(stale.getByRole('button', { name: /^TTL \d+: .* accepted without fencing$/ })).toHaveCount(10);
+  // The banner: no safe threshold, only where this sweep saw stale writes get through.
+  const banner = stale.locator('.lab-banner');
+  await expect(banner).toContainText(BANNER_LEAD);
+  await expect(banner).toContainText(/This sweep observed stale writes through the unfenced copy at TTL \d+/);
+  await expect(banner).toContainText(/real pauses and delays have no such cap\.$/);
+  await expect(stale).not.toContainText('Unsafe');
+  await expect(stale.locator('text', { hasText: /^No TTL is safe without fencing$/ })).toBeVisible();
+  await expect(stale.locator('text', { hasText: /^stale writes seen at TTL \d+/ })).toBeVisible();
+  // Every TTL is a focusable point on each series, the fenced copy's superseded writes too.
+  await expect(stale.getByRole('button', { name: /^TTL \d+: .* stale writes? accepted without fencing$/ })).toHaveCount(10);
+  await expect(stale.getByRole('button', { name: /^TTL \d+: .* superseded writes? accepted with fencing$/ })).toHaveCount(10);
   await expect(stale.getByRole('button', { name: /^TTL \d+: .* rejected with fencing$/ })).toHaveCount(10);
+  // At short leases the fenced copy (highest-seen) still applied a superseded write.
+  const superseded = await stale
+    .getByRole('button', { name: /superseded writes? accepted with fencing$/ })
+    .evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label')));
+  expect(superseded.some((l) => /^TTL [2-9]: (?!0 )[\d.]+ superseded/.test(l)), JSON.stringify(superseded)).toBe(true);
+  // Renewal traffic falls as the lease grows.
+  const traffic = await chart(page, TITLES[2])
+    .getByRole('button', { name: /renewals and re-acquires per minute$/ })
+    .evaluateAll((bs) => bs.map((b) => Number(/: ([\d.]+) /.exec(b.getAttribute('aria-label'))[1])));
+  expect(traffic).toHaveLength(10);
+  for (let i = 1; i < traffic.length; i++) expect(traffic[i], JSON.stringify(traffic)).toBeLessThanOrEqual(traffic[i - 1]);
   await expect(chart(page, TITLES[1]).getByRole('button', { name: /^TTL 2: [\d.]+ false expirations?$/ })).toHaveCount(1);
   // A series is a line, not a filled polygon (its colour class also colours the points).
   const fills = await lab(page).locator('path.lp-line').evaluateAll((ps) => ps.map((p) => getComputedStyle(p).fill));
@@ -63,7 +85,9 @@ test('the lab plots four charts against TTL and marks where safety breaks', asyn
   }, text);
   expect(svg.errors).toBe(0);
   expect(svg).toMatchObject({ name: 'svg', ns: 'http://www.w3.org/2000/svg', title: TITLES[3] });
-  expect(svg.texts.some((t) => /^Unsafe without fencing: TTL ≤ \d+$/.test(t))).toBe(true);
+  expect(svg.texts).toContain('No TTL is safe without fencing');
+  expect(svg.texts.some((t) => /^stale writes seen at TTL \d+/.test(t))).toBe(true);
+  expect(svg.texts.some((t) => t.includes('Unsafe'))).toBe(false);
 
   await page.setViewportSize({ width: 1280, height: 900 });
   await lab(page).scrollIntoViewIfNeeded();
@@ -73,7 +97,7 @@ test('the lab plots four charts against TTL and marks where safety breaks', asyn
   expect(pageErrors).toEqual([]);
 });
 
-test('a point opens the run behind it in the main timeline', async ({ page, pageErrors }) => {
+test('a point opens the run behind it in the main timeline, narrated as that run', async ({ page, pageErrors }) => {
   await runLab(page, 3);
   const stale = chart(page, TITLES[3]);
   // The shortest lease a worker can hold over this network (a 2-tick lease runs out before
@@ -93,11 +117,27 @@ test('a point opens the run behind it in the main timeline', async ({ page, page
   const k = Number(chosen) + 1;
   await expect(page.getByText(new RegExp(`Opened “Lease lab: TTL 4, run ${k}” at step \\d+, its first violation`))).toBeVisible();
   await expect(page.getByRole('region', { name: 'Timeline' })).toContainText('unfenced');
-  await expect.poll(async () => (await svgStrings(page)).some((s) => /^Violation at unfenced/.test(s))).toBe(true);
-  // A normal run: step through it.
+  const violation = async (where) => (await svgStrings(page)).some((s) => new RegExp(`^Violation at ${where}`).test(s));
+  await expect.poll(() => violation('(fenced|unfenced)')).toBe(true);
+  // The narration tells this run, not the blank Sandbox's invitation.
+  const narration = page.getByRole('region', { name: 'Narration' });
+  await expect(narration).toContainText(/a superseded write \([AB]\d+ wrote under grant #\d+|lets a stale write overwrite/);
+  await expect(narration).not.toContainText('Sandbox: build a story from nothing');
+  await expect(narration).toContainText(/Script step \d+ of \d+/);
+  await expect(page.locator('p.summary')).toContainText('In all:');
+  await shot(page, 'lab-run-opened-1280');
+  // The old owner's writes to the two copies travel apart: a step or two on, the unfenced
+  // copy's is told too.
+  for (let i = 0; i < 3 && !(await violation('unfenced')); i++) await button(page, 'Step forward').click();
+  await expect.poll(() => violation('unfenced')).toBe(true);
+  await expect(narration).toContainText(/The unfenced copy (applies a superseded write|lets a stale write overwrite)/);
+  // A normal run: step through it. Its first step names the TTL, the run and its seed.
   await expect(button(page, 'Step back')).toBeEnabled();
   await button(page, 'Step back').click();
-  await shot(page, 'lab-run-opened-1280');
+  await button(page, 'Back to start').click();
+  await button(page, 'Step forward').click();
+  await expect(narration).toContainText(new RegExp(`Lease lab, TTL 4 s, run ${k} \\(seed \\d+\\): A and B share one 4-second lease`));
+  await expect(narration).not.toContainText('Sandbox');
   expect(pageErrors).toEqual([]);
 });
 

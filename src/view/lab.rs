@@ -9,6 +9,7 @@ use super::plot::{self, Chart, Metric};
 use super::state::Msg;
 use crate::sim::lab::{self, LabParams, LabPoint, LabResult, LabRun};
 use crate::sim::time::Tick;
+use crate::sim::{Action, Scenario};
 use std::rc::Rc;
 
 /// A form field. Each is an integer with a range; `LabForm::shown` says what it means.
@@ -437,12 +438,230 @@ impl LabPanel {
             .collect()
     }
 
-    /// The message that opens the selected run in the main timeline.
+    /// The message that opens the selected run in the main timeline: the run as a script
+    /// whose steps narrate it (`narrated`), so the timeline tells this run's story.
     pub fn open_run(&self) -> Option<Msg> {
         let (sel, done, p) = (self.selected?, self.done.as_ref()?, self.point()?);
-        let (scenario, actions, _) = lab::simulate(&done.result.params, p.ttl, sel.run);
-        Some(Msg::LoadScenario(Box::new(scenario), actions))
+        let scenario = narrated(&done.result.params, p.ttl, sel.run);
+        Some(Msg::LoadScenario(Box::new(scenario), Vec::new()))
     }
+
+    /// The stale-writes chart's banner for the finished sweep (`plot::banner`).
+    pub fn banner(&self) -> Option<String> {
+        self.done.as_ref().map(|d| plot::banner(&d.result))
+    }
+}
+
+/// "1 renewal", "3 renewals".
+fn count(n: u32, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// One lab run as a scripted scenario: the lab's actions grouped into chapters, each ending
+/// where something worth telling happened (a pause, a resume, a crash, a restart, a lease
+/// expiring at the coordinator, a change of holder, a stale write accepted or rejected),
+/// each with a `say` of what happened in it. The first names the TTL, the run and its seed;
+/// the last adds up what the lab measured. Replaying the script gives the lab's world.
+pub fn narrated(p: &LabParams, ttl: Tick, run: u32) -> Scenario {
+    use crate::sim::event::EventKind;
+    use crate::sim::invariant::ViolationKind;
+    use crate::sim::message::MessageKind;
+    use crate::sim::request::Reason;
+    use crate::sim::scenario::Step;
+    use crate::sim::World;
+
+    let (mut scenario, actions, m) = lab::simulate(p, ttl, run);
+    let renew = lab::renew_every(p, ttl);
+    let mut world = World::new(&scenario);
+    let mut steps: Vec<Step> = Vec::new();
+    let (mut chunk, mut told) = (Vec::new(), Vec::<String>::new());
+    let (mut renewals, mut writes, mut lapsed, mut late) = (0u32, 0u32, 0u32, 0u32);
+    let mut from = world.now;
+    let mut holder: Option<String> = None;
+    let mut prepared: Vec<String> = Vec::new();
+    let mut crashed: Option<(String, Tick)> = None;
+    // The lab merges quiet ticks into one advance; taken a tick at a time (and merged again
+    // within a chapter), a chapter ends on the tick its event happened.
+    let ticks = actions.into_iter().flat_map(|a| match a {
+        Action::Advance { ticks } => vec![Action::Advance { ticks: 1 }; ticks as usize],
+        a => vec![a],
+    });
+    for a in ticks {
+        let events = world.step(&a).expect("the lab's own actions replay");
+        match (chunk.last_mut(), &a) {
+            (Some(Action::Advance { ticks }), Action::Advance { ticks: more }) => *ticks += more,
+            _ => chunk.push(a),
+        }
+        let mut notable = false;
+        for e in &events {
+            let who = e.actor.as_str();
+            let token = e.token.as_ref().map(|t| t.to_string()).unwrap_or_default();
+            let line: Option<String> = match &e.kind {
+                EventKind::Sent { kind, .. } => {
+                    match kind {
+                        MessageKind::Renew => renewals += 1,
+                        MessageKind::Write => prepared.retain(|w| w != who),
+                        _ => {}
+                    }
+                    None
+                }
+                EventKind::WriteAccepted { .. } => {
+                    writes += 1;
+                    None
+                }
+                EventKind::LeaseBeliefExpired { .. } => {
+                    lapsed += 1;
+                    None
+                }
+                EventKind::ReplyIgnored { .. } => {
+                    late += 1;
+                    None
+                }
+                EventKind::Prepared { .. } => {
+                    prepared.push(who.to_string());
+                    None
+                }
+                EventKind::LeaseAcquired { .. } if holder.as_deref() != Some(who) => {
+                    let line = match &holder {
+                        None => format!("{who} holds the lease with token {token}."),
+                        Some(h) => format!("{who} now holds the lease with token {token}, after {h}."),
+                    };
+                    holder = Some(who.to_string());
+                    Some(line)
+                }
+                EventKind::LeaseExpired { holder: h, .. } => {
+                    // Until someone else holds it, the lease that runs out is the crashed one's.
+                    let crash = crashed.as_ref().filter(|(w, _)| w == h && holder.is_none());
+                    Some(if let Some((_, t)) = crash {
+                        format!("The coordinator expires {h}'s lease, {} s after {h} crashed: only now may another worker take over.", world.now - t)
+                    } else {
+                        format!("The coordinator expires {h}'s lease although {h} is alive (paused, or its renewal came too late): a false expiration.")
+                    })
+                }
+                EventKind::Paused { until } => {
+                    let with = if prepared.iter().any(|w| w == who) {
+                        ", its write already prepared under the lease it checked"
+                    } else {
+                        ""
+                    };
+                    Some(match until {
+                        Some(t) => format!("{who} freezes in a stop-the-world pause until t={t}{with}."),
+                        None => format!("{who} freezes in a stop-the-world pause{with}."),
+                    })
+                }
+                EventKind::Resumed => Some(if prepared.iter().any(|w| w == who) {
+                    format!("{who} resumes and sends the write it prepared before the pause, without checking its lease again.")
+                } else {
+                    format!("{who} resumes.")
+                }),
+                EventKind::Crashed => {
+                    crashed = Some((who.to_string(), world.now));
+                    if holder.as_deref() == Some(who) {
+                        holder = None;
+                    }
+                    Some(format!("{who} crashes while it holds the lease; it restarts one lease length later."))
+                }
+                EventKind::Restarted => Some(format!("{who} restarts and asks for the lease again.")),
+                EventKind::WriteRejected { resource, reason: Reason::Stale, .. } => Some(format!(
+                    "The {resource} copy rejects a write with token {token}: it has seen a newer token."
+                )),
+                EventKind::Violation { kind, resource, detail } => Some(match (kind, resource.as_str()) {
+                    (ViolationKind::SupersededWrite, "fenced") => format!(
+                        "The fenced copy applies a superseded write ({detail}): it has not yet seen the newer token, so highest-seen cannot tell."
+                    ),
+                    (ViolationKind::SupersededWrite, _) => format!(
+                        "The {resource} copy applies a superseded write ({detail}): it checks no token."
+                    ),
+                    (ViolationKind::StaleOverwrite, _) => format!(
+                        "The {resource} copy lets a stale write overwrite the new owner's ({detail})."
+                    ),
+                    _ => format!("Violation at {resource}: {detail}."),
+                }),
+                _ => None,
+            };
+            if let Some(line) = line {
+                told.push(line);
+                notable = true;
+            }
+        }
+        if notable {
+            let mut say = if from == world.now {
+                format!("t={}: ", world.now)
+            } else {
+                format!("t={}–{}: ", from, world.now)
+            };
+            let mut routine = Vec::new();
+            if renewals > 0 {
+                routine.push(count(renewals, "renewal"));
+            }
+            if writes > 0 {
+                routine.push(count(writes, "write") + " accepted");
+            }
+            if lapsed > 0 {
+                routine.push(count(lapsed, "lease") + " run out by a worker's clock");
+            }
+            if late > 0 {
+                routine.push(count(late, "answer") + " arriving too late to believe");
+            }
+            if !routine.is_empty() {
+                say.push_str(&format!("Meanwhile {}. ", routine.join(", ")));
+            }
+            say.push_str(&told.join(" "));
+            steps.push(Step {
+                say,
+                say_if: Vec::new(),
+                actions: std::mem::take(&mut chunk),
+            });
+            told.clear();
+            (renewals, writes, lapsed, late) = (0, 0, 0, 0);
+            from = world.now;
+        }
+    }
+    let minutes = p.duration.max(1) as f64 / 60.0;
+    let takeover = match m.takeover {
+        Some(t) => format!("another worker took over {t} s after the crash"),
+        None => "no takeover after a crash was measured".into(),
+    };
+    let total = format!(
+        "In all: {} through the unfenced copy; the fenced copy applied {} and rejected {}; {}; {} and {} ({} per minute); {takeover}.",
+        count(m.stale_accepted_unfenced, "stale write"),
+        count(m.superseded_accepted_fenced, "superseded write"),
+        count(m.stale_rejected_fenced, "stale write"),
+        count(m.false_expirations, "false expiration"),
+        count(m.renewals, "renewal"),
+        count(m.acquires, "acquire"),
+        plot::num((m.renewals + m.acquires) as f64 / minutes, 1),
+    );
+    let end = format!(
+        "The run ends at t={}. {total} {}: a longer lease makes this rarer, never impossible.",
+        world.now,
+        plot::NO_SAFE_TTL
+    );
+    match steps.last_mut() {
+        Some(last) if chunk.is_empty() => last.say = format!("{} {end}", last.say),
+        _ => steps.push(Step {
+            say: format!("t={from}–{}: {end}", world.now),
+            say_if: Vec::new(),
+            actions: chunk,
+        }),
+    }
+    steps[0].say = format!(
+        "Lease lab, TTL {ttl} s, run {} (seed {}): A and B share one {ttl}-second lease, each renewing every {renew} s while it holds it, and write every {} s to two copies of one record, “fenced” (highest-seen) and “unfenced”. Pauses strike at random; {}. {}",
+        run + 1,
+        scenario.seed,
+        p.write_every,
+        match crashed {
+            Some((w, t)) => format!("{w} crashes at t={t}, holding the lease"),
+            None => format!(
+                "the lab crashes the holder at t={}, but no worker held the lease then",
+                p.duration * 6 / 10
+            ),
+        },
+        steps[0].say
+    );
+    scenario.summary = format!("{} {total}", scenario.summary);
+    scenario.script = steps;
+    scenario
 }
 
 #[cfg(test)]
@@ -580,5 +799,104 @@ mod tests {
             replay.act(a).unwrap();
         }
         assert_eq!(app.run.world_at(app.run.len()).unwrap(), replay.world());
+        // It opens as a story of this run, not the Sandbox's blank page.
+        assert!(!app.current().script.is_empty(), "a script narrates it");
+        let first = app.run.step_narration(0).unwrap();
+        assert!(
+            first.starts_with(&format!(
+                "Lease lab, TTL {} s, run {} (seed {})",
+                pt.ttl,
+                other + 1,
+                scenario.seed
+            )),
+            "{first}"
+        );
+    }
+
+    #[test]
+    fn an_opened_run_narrates_what_happens_in_it() {
+        use crate::sim::EventKind;
+        let p = LabParams::default();
+        // The default sweep's first run at TTL 4 with a stale write through the unfenced copy.
+        let (run, measured) = (0..p.runs)
+            .map(|i| (i, lab::simulate(&p, 4, i).2))
+            .find(|(_, m)| m.stale_accepted_unfenced > 0 && m.superseded_accepted_fenced > 0)
+            .expect("a run with a stale write");
+        let s = narrated(&p, 4, run);
+        let (plain, actions, _) = lab::simulate(&p, 4, run);
+        // The lab's actions, chaptered: chapters split an advance where an event happened.
+        let mut scripted: Vec<Action> = Vec::new();
+        for a in s.script.iter().flat_map(|st| st.actions.clone()) {
+            match (scripted.last_mut(), &a) {
+                (Some(Action::Advance { ticks }), Action::Advance { ticks: more }) => {
+                    *ticks += more
+                }
+                _ => scripted.push(a),
+            }
+        }
+        assert_eq!(scripted, actions, "the script is the lab's run, chaptered");
+        assert_eq!((s.id.as_str(), s.seed), (plain.id.as_str(), plain.seed));
+        assert!(s.script.len() > 2 && s.script.len() < actions.len());
+        assert!(s.summary.contains(&format!(
+            "In all: {} through the unfenced copy",
+            count(measured.stale_accepted_unfenced, "stale write")
+        )));
+
+        let mut app = AppState::new(load_presets());
+        assert!(app.apply(Msg::LoadScenario(Box::new(s.clone()), Vec::new())));
+        assert_eq!(app.error, None);
+        assert_eq!(app.run.len(), s.script.len(), "every chapter played");
+        // It opens at its first violation, and the narration there tells it.
+        let at = app.run.cursor();
+        assert!(app
+            .run
+            .last_step_events()
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::Violation { .. })));
+        let say = app.run.narration().expect("a script step's words");
+        assert!(say.contains("a superseded write (A") || say.contains("lets a stale write"));
+        // Its two copies' writes travel apart: within a few steps both are told.
+        let next: Vec<&str> = (at - 1..(at + 3).min(s.script.len()))
+            .filter_map(|i| app.run.step_narration(i))
+            .collect();
+        assert!(
+            next.iter().any(
+                |t| t.contains("The unfenced copy applies a superseded write")
+                    || t.contains("The unfenced copy lets a stale write overwrite")
+            ),
+            "{next:#?}"
+        );
+        assert!(
+            next.iter()
+                .any(|t| t.contains("The fenced copy applies a superseded write")),
+            "{next:#?}"
+        );
+        // The write was prepared before a pause and sent on resume, earlier in the story.
+        let before: Vec<&str> = (0..at - 1)
+            .filter_map(|i| app.run.step_narration(i))
+            .collect();
+        assert!(
+            before
+                .iter()
+                .any(|t| t.contains("its write already prepared under the lease it checked")),
+            "{before:#?}"
+        );
+        assert!(before
+            .iter()
+            .any(|t| t.contains("resumes and sends the write it prepared before the pause")));
+        assert!(app.notice.clone().unwrap().contains(&format!("step {at}")));
+        // The last chapter adds up what the lab measured.
+        let last = app.run.step_narration(s.script.len() - 1).unwrap();
+        assert!(last.contains(&format!(
+            "the fenced copy applied {}",
+            count(measured.superseded_accepted_fenced, "superseded write")
+        )));
+        assert!(last.contains("No TTL is safe without fencing"), "{last}");
+        // A link to it reopens the same world at the same step.
+        let mut b = AppState::new(load_presets());
+        assert!(b.apply(Msg::OpenLink(app.link())));
+        assert_eq!(b.error, None);
+        assert_eq!(b.run.world(), app.run.world());
+        assert_eq!(b.run.narration(), Some(say));
     }
 }

@@ -417,6 +417,10 @@ impl AppState {
         let choice = Choice::default_for(&s);
         let mut run = build_run(&s, &choice);
         self.error = None;
+        // A scripted run (the lab's narrated runs) plays its script, then any actions.
+        if let Err(e) = run.run_script() {
+            self.error = Some(format!("Script step {} was refused: {e}", run.len() + 1));
+        }
         for (i, a) in actions.into_iter().enumerate() {
             if let Err(e) = run.act(a) {
                 self.error = Some(format!("Step {} of this run was refused: {e}", i + 1));

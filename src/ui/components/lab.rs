@@ -1,11 +1,11 @@
 //! The lease-duration lab: a form of parameters, a sweep computed a few runs at a time from a
 //! `Timeout(0)` chain (progress bar, Cancel), four charts drawn by `view::plot` with Export SVG,
-//! and "Open run" for the run behind a clicked point. All state is `view::lab::LabPanel`.
+//! the stale-writes chart's banner, and "Open run" for the run behind a clicked point. All state is `view::lab::LabPanel`.
 
 use super::tool_summary;
 use crate::ui::state::{reduce_with, use_app};
 use crate::view::lab::{Field, LabMsg, LabPanel, GROUPS};
-use crate::view::plot::{self, Chart, Mode};
+use crate::view::plot::{self, Chart, ChartKind, Mode};
 use gloo_timers::callback::Timeout;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -185,6 +185,9 @@ pub fn Lab() -> Html {
                             aria-label={format!("Export SVG: {}", c.kind.title())}>{"Export SVG"}</button>
                     </div>
                     <p class="note">{c.kind.caption()}</p>
+                    if c.kind == ChartKind::StaleWrites {
+                        <p class="lab-banner">{lab.banner().unwrap_or_default()}</p>
+                    }
                     <div class="lab-svg" onclick={onclick.clone()} onkeydown={onkeydown.clone()}>
                         {Html::from_html_unchecked(svg.clone())}
                     </div>
@@ -197,7 +200,7 @@ pub fn Lab() -> Html {
     let progress = lab.progress();
     html! {
         <details class="tool lab panel">
-            {tool_summary("Lease-duration lab", "How long should a lease be? Sweep the TTL over many random runs and chart what it costs and when it stops being safe.")}
+            {tool_summary("Lease-duration lab", "How long should a lease be? Sweep the TTL over many random runs and chart what it costs — and see that no length makes it safe without fencing.")}
             <p class="note">
                 {"Each point is N seeded runs of one workload at one lease TTL: workers A and B renew, pause at random and write every 3 s to two copies of one record, “fenced” (highest-seen) and “unfenced”; the holder crashes 60% of the way through a 5-minute run. Click a point to open a run behind it in the timeline."}
             </p>
