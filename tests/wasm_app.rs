@@ -214,7 +214,8 @@ async fn sandbox_messages_can_be_delivered_in_any_order() {
         "a paused worker executes nothing"
     );
     assert!(
-        all(&root, "svg .band-paused").len() == 1,
+        // One band: its rectangle (the band's text is a group of the same class).
+        all(&root, "svg .band-paused .bar-rect").len() == 1,
         "the pause is drawn"
     );
     root.remove();
