@@ -8,7 +8,7 @@
 use crate::presets;
 use crate::sim::explore::{explore, Bounds, ExploreReport};
 use crate::sim::report::Report;
-use crate::sim::run::Run;
+use crate::sim::run::{Replayed, Run};
 use crate::sim::scenario::{Scenario, Variant};
 use crate::sim::{Action, Policy, World};
 use std::fmt::Write as _;
@@ -513,13 +513,16 @@ fn replay_actions(choice: &Choice, path: &str) -> Result<Run, Problem> {
     let label = if path == "-" { "<stdin>" } else { path };
     let text = read_input(path).map_err(|e| Problem(format!("cannot read {label}: {e}")))?;
     let actions = actions_of(&text).map_err(|e| Problem(format!("{label}: {e}")))?;
-    let mut run = Run::new(&choice.scenario, choice.variant.as_ref());
-    for (i, a) in actions.into_iter().enumerate() {
-        let shown = a.to_string();
-        run.act(a)
-            .map_err(|e| Problem(format!("{label}: action [{i}] ({shown}) was refused: {e}")))?;
-    }
-    Ok(run)
+    Run::replay(&choice.scenario, choice.variant.as_ref(), 0, &actions).map_err(|r| match r.what {
+        Replayed::Action {
+            index,
+            action,
+            error,
+        } => Problem(format!(
+            "{label}: action [{index}] ({action}) was refused: {error}"
+        )),
+        other => Problem(format!("{label}: {other}")),
+    })
 }
 
 /// The actions in an `--actions` file: a JSON list of actions; or one invariant of

@@ -12,7 +12,7 @@
 use crate::presets;
 use crate::sim::action::{Action, MsgSel};
 use crate::sim::resource::Policy;
-use crate::sim::run::Run;
+use crate::sim::run::{Replayed, Run};
 use crate::sim::{Scenario, World};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -95,27 +95,25 @@ impl Link {
             },
             None => None,
         };
-        let mut run = Run::new(&s, variant.as_ref());
-        for i in 0..self.script_steps {
-            match run.step_forward() {
-                Ok(true) => {}
-                Ok(false) => {
-                    return bad(format!(
-                        "the link takes {} script steps; the script has {i}",
-                        self.script_steps
-                    ))
-                }
-                Err(e) => return bad(format!("script step {}: {e}", i + 1)),
-            }
-        }
-        for (i, a) in self.actions.iter().enumerate() {
-            if let Err(e) = run.act(a.clone()) {
-                return bad(format!(
-                    "action {} of the link ({a}) cannot be replayed: {e}",
-                    i + 1
-                ));
-            }
-        }
+        let mut run =
+            Run::replay(&s, variant.as_ref(), self.script_steps, &self.actions).map_err(|r| {
+                LinkError(match r.what {
+                    Replayed::ScriptEnded { wanted, has } => {
+                        format!("the link takes {wanted} script steps; the script has {has}")
+                    }
+                    Replayed::Script { index, error } => {
+                        format!("script step {}: {error}", index + 1)
+                    }
+                    Replayed::Action {
+                        index,
+                        action,
+                        error,
+                    } => format!(
+                        "action {} of the link ({action}) cannot be replayed: {error}",
+                        index + 1
+                    ),
+                })
+            })?;
         if self.cursor > run.len() {
             return bad(format!(
                 "the link points at step {}, past the end ({})",

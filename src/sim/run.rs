@@ -23,6 +23,48 @@ pub enum Entry {
     User(Action),
 }
 
+/// A replay that could not go all the way: what it did replay (`run`, at its last step) and
+/// where it stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    pub run: Run,
+    pub what: Replayed,
+}
+
+/// Where a replay stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Replayed {
+    /// The script has fewer steps than the replay takes from it.
+    ScriptEnded { wanted: usize, has: usize },
+    /// Script step `index` (from 0) was refused.
+    Script { index: usize, error: ActionError },
+    /// The user's action `index` (from 0) was refused.
+    Action {
+        index: usize,
+        action: Action,
+        error: ActionError,
+    },
+}
+
+/// Plain words, for callers with nothing more particular to say.
+impl std::fmt::Display for Replayed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Replayed::ScriptEnded { wanted, has } => {
+                write!(f, "it takes {wanted} script steps; the script has {has}")
+            }
+            Replayed::Script { index, error } => {
+                write!(f, "script step {} was refused: {error}", index + 1)
+            }
+            Replayed::Action {
+                index,
+                action,
+                error,
+            } => write!(f, "action {} ({action}) was refused: {error}", index + 1),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Frame {
     pub world: World,
@@ -220,6 +262,51 @@ impl Run {
         self.cursor = self.len();
         while self.step_forward()? {}
         Ok(())
+    }
+
+    /// A run rebuilt from what reproduces a branch (see [`Run::branch`]): `script_steps` steps of
+    /// the script, then `actions` as the user's. Links, files, counterexamples, a policy switch
+    /// and the CLI all replay through here; each caller words a refusal its own way.
+    pub fn replay(
+        base: &Scenario,
+        variant: Option<&Variant>,
+        script_steps: usize,
+        actions: &[Action],
+    ) -> Result<Run, Box<Refused>> {
+        let mut run = Run::new(base, variant);
+        for i in 0..script_steps {
+            match run.step_forward() {
+                Ok(true) => {}
+                Ok(false) => {
+                    return Err(Box::new(Refused {
+                        run,
+                        what: Replayed::ScriptEnded {
+                            wanted: script_steps,
+                            has: i,
+                        },
+                    }))
+                }
+                Err(error) => {
+                    return Err(Box::new(Refused {
+                        run,
+                        what: Replayed::Script { index: i, error },
+                    }))
+                }
+            }
+        }
+        for (index, a) in actions.iter().enumerate() {
+            if let Err(error) = run.act(a.clone()) {
+                return Err(Box::new(Refused {
+                    run,
+                    what: Replayed::Action {
+                        index,
+                        action: a.clone(),
+                        error,
+                    },
+                }));
+            }
+        }
+        Ok(run)
     }
 
     /// A user action at the current step. Returns true when it forked the run (steps ahead discarded).

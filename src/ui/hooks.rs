@@ -73,10 +73,34 @@ pub fn use_link(state: &AppCtx) {
             }
         };
         open();
-        let listener =
-            web_sys::window().map(|w| EventListener::new(&w, "hashchange", move |_| open()));
-        move || drop(listener)
+        let open = Rc::new(open);
+        // Back and Forward between the entries `navigate` pushed fire popstate (and, the
+        // fragment having changed, hashchange too: opening our own link again is a no-op).
+        let listeners = web_sys::window().map(|w| {
+            ["hashchange", "popstate"].map(|kind| {
+                let open = open.clone();
+                EventListener::new(&w, kind, move |_| open())
+            })
+        });
+        move || drop(listeners)
     });
+}
+
+/// Change the view (another scenario or policy) as a step in the browser's history: the
+/// current entry is rewritten to the view as it is now (its step, its actions), and the new
+/// view gets an entry of its own, so Back returns to exactly where the reader was.
+pub fn navigate(state: &AppCtx, msg: Msg) {
+    let history = web_sys::window().and_then(|w| w.history().ok());
+    if let Some(h) = history {
+        let mut next = (**state).clone();
+        if next.apply(msg.clone()) {
+            let here = format!("#{}", state.link());
+            let there = format!("#{}", next.link());
+            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&here));
+            let _ = h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&there));
+        }
+    }
+    state.dispatch(msg);
 }
 
 /// The `onkeydown` of a modal dialog (`aria-modal="true"`): Tab from its last control goes to

@@ -26,13 +26,42 @@ pub fn say(run: &Run, i: usize) -> String {
         Some(Entry::Script(k)) => run.step_narration(*k).unwrap_or_default().to_string(),
         Some(Entry::User(a)) => {
             let what = consequences(run.step_events(i));
-            if what.is_empty() {
+            let mut text = if what.is_empty() {
                 format!("You: {a}. Nothing else happens in this step.")
             } else {
                 format!("You: {a}. {what}")
+            };
+            if let Some(why) = run
+                .world_at(i.saturating_sub(1))
+                .and_then(|before| tokenless(before, run.step_events(i)))
+            {
+                text.push(' ');
+                text.push_str(&why);
             }
+            text
         }
     }
+}
+
+/// Why a write the user built in this step carries no token, if one does: the worker held no
+/// lease (there is nothing to fence with), or its code path leaves the token out.
+fn tokenless(before: &World, events: &[Event]) -> Option<String> {
+    let e = events
+        .iter()
+        .find(|e| matches!(e.kind, EventKind::Prepared { .. }) && e.token.is_none())?;
+    let w = before.worker(&e.actor)?;
+    let request = e.request.as_deref().unwrap_or("the write");
+    Some(if w.omits_token && w.holds_any() {
+        format!(
+            "{} holds a lease, but this code path leaves its token out, so {request} carries no token: a resource that fences refuses it as missing one; one that does not fence cannot tell it from a current write.",
+            w.name
+        )
+    } else {
+        format!(
+            "{} holds no lease, so {request} carries no token — there is nothing to fence with. A resource that fences refuses it as missing a token; one that does not fence takes it.",
+            w.name
+        )
+    })
 }
 
 /// The events of a user's step that say what followed from it, as sentences. Deliveries and
@@ -440,6 +469,44 @@ mod tests {
             text.contains("the coordinator grants report-lock"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_write_without_a_lease_says_why_it_carries_no_token() {
+        use crate::sim::request::Op;
+        use crate::sim::worker::WriteSpec;
+        let s = load_presets()
+            .into_iter()
+            .find(|s| s.id == "sandbox")
+            .unwrap();
+        let write = |w: &str| Action::Write {
+            worker: w.into(),
+            write: WriteSpec {
+                to: vec!["store".into()],
+                op: Op::Set("x".into()),
+                op_id: None,
+                label: None,
+                transaction: false,
+            },
+        };
+        let mut r = build_run(&s, &Choice::Policy(Policy::HighestSeen));
+        r.act(write("A")).unwrap();
+        let text = say(&r, r.cursor());
+        assert!(
+            text.contains("A holds no lease, so A1 carries no token"),
+            "{text}"
+        );
+        // With a lease its write carries the token, and nothing is said about a missing one.
+        r.act(Action::Acquire {
+            worker: "B".into(),
+            lock: None,
+        })
+        .unwrap();
+        r.act(Action::Advance { ticks: 5 }).unwrap();
+        assert!(r.world().worker("B").unwrap().holds_any());
+        r.act(write("B")).unwrap();
+        let text = say(&r, r.cursor());
+        assert!(!text.contains("no token"), "{text}");
     }
 
     #[test]

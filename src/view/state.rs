@@ -3,10 +3,11 @@
 //! `Run`'s own methods.
 
 use crate::link::{Link, ScenarioRef};
-use crate::sim::run::Run;
+use crate::sim::run::{Refused, Replayed, Run};
 use crate::sim::scenario::Scenario;
 use crate::sim::{Action, Policy};
 use crate::view::file::FileStatus;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// Which receiver setting the run uses: one of the scenario's variants, or a plain policy.
@@ -74,6 +75,9 @@ pub struct AppState {
     pub help_open: bool,
     /// What the Export/Import panel last did: a file imported, refused, or saved.
     pub file_status: Option<FileStatus>,
+    /// Runs the user acted in and then left for another scenario, by scenario index: picking
+    /// the scenario again brings its run back rather than losing the user's work.
+    pub kept: BTreeMap<usize, (Choice, Run)>,
 }
 
 impl PartialEq for AppState {
@@ -149,6 +153,7 @@ impl AppState {
             error: None,
             help_open: false,
             file_status: None,
+            kept: BTreeMap::new(),
         }
     }
 
@@ -190,9 +195,39 @@ impl AppState {
     fn apply_inner(&mut self, msg: Msg) -> bool {
         match msg {
             Msg::Load(i) if i < self.scenarios.len() => {
+                if i == self.scenario {
+                    self.reload();
+                    return true;
+                }
+                let left = self.leave();
                 self.scenario = i;
-                self.choice = Choice::default_for(self.current());
-                self.reload();
+                match self.kept.remove(&i) {
+                    Some((choice, run)) => {
+                        self.choice = choice;
+                        self.run = run;
+                        self.playing = false;
+                        self.error = None;
+                        self.notice = Some(format!(
+                            "Your own run of “{}” is back as you left it, at step {}. Reload scenario starts it over.",
+                            self.current().title,
+                            self.run.cursor()
+                        ));
+                    }
+                    None => {
+                        self.choice = Choice::default_for(self.current());
+                        self.reload();
+                    }
+                }
+                if let Some(left) = left {
+                    let back = self
+                        .notice
+                        .take()
+                        .map(|n| format!(" {n}"))
+                        .unwrap_or_default();
+                    self.notice = Some(format!(
+                        "Your actions in “{left}” are kept: pick it again to go on from where you were.{back}"
+                    ));
+                }
                 true
             }
             Msg::Load(_) => false,
@@ -209,7 +244,7 @@ impl AppState {
                     return false;
                 }
                 self.choice = c;
-                self.reload();
+                self.rechoose();
                 true
             }
             Msg::Reload => {
@@ -335,17 +370,17 @@ impl AppState {
             }
             Msg::LoadCounterexample { kind, actions } => {
                 self.playing = false;
-                let mut run = build_run(self.current(), &self.choice);
-                for (i, a) in actions.iter().enumerate() {
-                    if let Err(e) = run.act(a.clone()) {
+                let run = match replay_run(self.current(), &self.choice, 0, &actions) {
+                    Ok(run) => run,
+                    Err(r) => {
                         self.notice = None;
                         self.error = Some(format!(
-                            "The counterexample could not be loaded: action {} ({a}) was refused: {e}",
-                            i + 1
+                            "The counterexample could not be loaded: {}",
+                            r.what
                         ));
                         return true;
                     }
-                }
+                };
                 self.run = run;
                 self.error = None;
                 self.notice = Some(format!(
@@ -376,6 +411,7 @@ impl AppState {
     /// identical one if the picker has it; a new one, with an id of its own, if not).
     fn import(&mut self, mut s: Scenario) {
         let at = s.open_at.take().unwrap_or(0);
+        self.leave();
         self.scenario = match self.scenarios.iter().position(|x| *x == s) {
             Some(i) => i,
             None => {
@@ -389,6 +425,7 @@ impl AppState {
                 self.scenarios.len() - 1
             }
         };
+        self.kept.remove(&self.scenario);
         self.choice = Choice::default_for(self.current());
         self.reload();
         self.go_to(at);
@@ -415,18 +452,21 @@ impl AppState {
 
     fn load_scenario(&mut self, s: Scenario, actions: Vec<Action>) {
         let choice = Choice::default_for(&s);
-        let mut run = build_run(&s, &choice);
         self.error = None;
         // A scripted run (the lab's narrated runs) plays its script, then any actions.
-        if let Err(e) = run.run_script() {
-            self.error = Some(format!("Script step {} was refused: {e}", run.len() + 1));
-        }
-        for (i, a) in actions.into_iter().enumerate() {
-            if let Err(e) = run.act(a) {
-                self.error = Some(format!("Step {} of this run was refused: {e}", i + 1));
-                break;
+        let mut run = match replay_run(&s, &choice, s.script.len(), &actions) {
+            Ok(run) => run,
+            Err(r) => {
+                self.error = Some(match r.what {
+                    Replayed::Action { index, error, .. } => {
+                        format!("Step {} of this run was refused: {error}", index + 1)
+                    }
+                    other => format!("This run could not be replayed: {other}"),
+                });
+                r.run
             }
-        }
+        };
+        self.leave();
         let first_violation = (1..=run.len()).find(|&i| {
             run.step_events(i)
                 .iter()
@@ -444,6 +484,7 @@ impl AppState {
             None => Rc::make_mut(&mut self.scenarios).push(s),
         }
         self.scenario = listed.unwrap_or(self.scenarios.len() - 1);
+        self.kept.remove(&self.scenario);
         self.choice = choice;
         self.run = run;
         self.playing = false;
@@ -470,6 +511,7 @@ impl AppState {
 
     /// Show a decoded link's run.
     fn open(&mut self, link: Link, run: Run) {
+        self.leave();
         let base = match &link.scenario {
             ScenarioRef::Preset(id) => self.scenarios.iter().position(|s| &s.id == id),
             ScenarioRef::Inline(s) => self.scenarios.iter().position(|x| *x == **s),
@@ -489,12 +531,48 @@ impl AppState {
                 Err(_) => self.scenario,
             },
         };
+        self.kept.remove(&self.scenario);
         self.choice = match (&link.variant, link.policy) {
             (Some(v), _) => Choice::Variant(v.clone()),
             (None, Some(p)) => Choice::Policy(p),
             (None, None) => Choice::default_for(self.current()),
         };
         self.run = run;
+    }
+
+    /// Before the view moves to another scenario: keep the current run if the user acted in
+    /// it. Returns the scenario's title when something was kept.
+    fn leave(&mut self) -> Option<String> {
+        if self.run.branch().1.is_empty() {
+            return None;
+        }
+        self.kept
+            .insert(self.scenario, (self.choice.clone(), self.run.clone()));
+        Some(self.current().title.clone())
+    }
+
+    /// The same branch under the newly chosen variant or policy, at the same step: the
+    /// script steps and the user's actions replayed, so a learner compares like with like.
+    /// If the new setting refuses one, the run keeps what replayed and says where it stopped.
+    fn rechoose(&mut self) {
+        let cursor = self.run.cursor();
+        let (script_steps, actions) = self.run.branch();
+        self.playing = false;
+        self.error = None;
+        self.notice = None;
+        match replay_run(self.current(), &self.choice, script_steps, &actions) {
+            Ok(run) => self.run = run,
+            Err(r) => {
+                self.run = r.run;
+                self.notice = Some(format!(
+                    "Under {}, this run could not be replayed past step {}: {}. The steps after it are gone.",
+                    self.choice.value(),
+                    self.run.len(),
+                    r.what
+                ));
+            }
+        }
+        self.run.seek(cursor);
     }
 
     fn reload(&mut self) {
@@ -576,15 +654,22 @@ pub fn load_presets() -> Vec<Scenario> {
 
 /// A fresh run of a scenario under a choice.
 pub fn build_run(s: &Scenario, choice: &Choice) -> Run {
+    replay_run(s, choice, 0, &[]).expect("an empty replay refuses nothing")
+}
+
+/// A scenario under a choice with a branch replayed (see `Run::replay`).
+pub fn replay_run(
+    s: &Scenario,
+    choice: &Choice,
+    script_steps: usize,
+    actions: &[Action],
+) -> Result<Run, Box<Refused>> {
     match choice {
-        Choice::Variant(n) => match s.variant(n) {
-            Some(v) => Run::new(s, Some(v)),
-            None => Run::new(s, None),
-        },
+        Choice::Variant(n) => Run::replay(s, s.variant(n), script_steps, actions),
         Choice::Policy(p) => {
             let mut s = s.clone();
             s.policy = *p;
-            Run::new(&s, None)
+            Run::replay(&s, None, script_steps, actions)
         }
     }
 }
@@ -758,14 +843,57 @@ mod tests {
     }
 
     #[test]
-    fn policies_rebuild_the_run() {
+    fn another_policy_replays_the_branch_and_keeps_the_step() {
         let mut s = app();
-        s.apply(Msg::StepForward);
+        s.apply(Msg::ToEnd);
+        let end = s.run.len();
+        s.apply(Msg::Seek(7));
         assert!(s.apply(Msg::Choose(Choice::Policy(Policy::Strict))));
-        assert_eq!(s.run.cursor(), 0);
         assert_eq!(s.run.scenario.policy, Policy::Strict);
+        assert_eq!(
+            (s.run.cursor(), s.run.len()),
+            (7, end),
+            "same step, same steps ahead"
+        );
         assert!(s.outcome().is_none());
+        // The world is the strict policy's own at that step, not the old one relabelled.
+        let mut fresh = app();
+        fresh.apply(Msg::Choose(Choice::Policy(Policy::Strict)));
+        fresh.apply(Msg::Seek(7));
+        assert_eq!(s.run.world(), fresh.run.world());
         assert!(!s.apply(Msg::Choose(Choice::Variant("no such variant".into()))));
+
+        // The user's own actions are replayed too.
+        s.apply(Msg::Seek(3));
+        s.apply(Msg::Act(Action::Advance { ticks: 2 }));
+        s.apply(Msg::Act(Action::Advance { ticks: 1 }));
+        s.apply(Msg::StepBack);
+        let actions = s.run.branch();
+        s.apply(Msg::Choose(Choice::Policy(Policy::Unfenced)));
+        assert_eq!(s.run.branch(), actions);
+        assert_eq!(s.run.cursor(), 4);
+        assert_eq!(s.run.scenario.policy, Policy::Unfenced);
+    }
+
+    #[test]
+    fn leaving_a_run_with_actions_keeps_it_for_when_the_user_comes_back() {
+        let mut a = worked_on();
+        let (run, choice) = (a.run.clone(), a.choice.clone());
+        let here = a.scenario;
+        a.apply(Msg::LoadId("sandbox".into()));
+        let n = a.notice.clone().expect("says the actions are kept");
+        assert!(n.contains("are kept"), "{n}");
+        assert_eq!(a.run.cursor(), 0);
+        a.apply(Msg::Load(here));
+        assert_eq!((&a.run, &a.choice), (&run, &choice), "back as it was");
+        assert!(a.notice.clone().unwrap().contains("is back as you left it"));
+        // A run without actions of the user's is not kept: the scenario opens fresh.
+        a.apply(Msg::Reload);
+        a.apply(Msg::StepForward);
+        a.apply(Msg::LoadId("sandbox".into()));
+        assert_eq!(a.notice, None);
+        a.apply(Msg::Load(here));
+        assert_eq!(a.run.cursor(), 0);
     }
 
     #[test]

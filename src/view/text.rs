@@ -12,17 +12,11 @@ pub fn message(e: &Envelope) -> String {
 }
 
 /// The accessible names of the four buttons on every in-flight message, in order
-/// Deliver, Hold, Drop, Duplicate. Copies of an identical message get their id appended,
-/// so every button's name is unique.
-pub fn message_actions(in_flight: &[Envelope], i: usize) -> [String; 4] {
-    let e = &in_flight[i];
-    let mut what = message(e);
-    let twin = in_flight[..i]
-        .iter()
-        .any(|o| o.from == e.from && o.to == e.to && o.msg == e.msg);
-    if twin {
-        what = format!("{what} (copy #{})", e.id);
-    }
+/// Deliver, Hold, Drop, Duplicate: the verb (the button's visible text) first, then what the
+/// message is, its number and its sender — two workers' identical requests, or a duplicate
+/// and its original, still get names of their own.
+pub fn message_actions(e: &Envelope) -> [String; 4] {
+    let what = format!("{}, message #{} from {}", message(e), e.id, e.from.name());
     ["Deliver", "Hold", "Drop", "Duplicate"].map(|verb| format!("{verb} {what}"))
 }
 
@@ -165,6 +159,39 @@ mod tests {
                 assert!(plain || variant, "{}: {} is not offered", s.id, p.as_str());
             }
         }
+    }
+
+    #[test]
+    fn every_in_flight_button_has_a_name_of_its_own() {
+        use crate::sim::{Action, MsgSel};
+        let s = presets::get("sandbox").unwrap();
+        let mut run = Run::new(&s, None);
+        for w in ["A", "B"] {
+            run.act(Action::Acquire {
+                worker: w.into(),
+                lock: None,
+            })
+            .unwrap();
+        }
+        let first = run.world().network.in_flight[0].id;
+        run.act(Action::Duplicate {
+            msg: MsgSel::id(first),
+        })
+        .unwrap();
+        let msgs = &run.world().network.in_flight;
+        assert_eq!(msgs.len(), 3);
+        let names: Vec<String> = msgs.iter().flat_map(message_actions).collect();
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "{names:#?}");
+        // The verb leads (it is the visible text), the number and sender follow.
+        assert!(names[0].starts_with("Deliver acquire"), "{}", names[0]);
+        assert!(
+            names[0].ends_with(&format!("message #{first} from A")),
+            "{}",
+            names[0]
+        );
     }
 
     #[test]

@@ -140,7 +140,8 @@ fn load_button(
         d.dispatch(Msg::LoadCounterexample {
             kind: kind.clone(),
             actions: actions.clone(),
-        })
+        });
+        super::show_timeline();
     });
     html! { <button type="button" class="small" aria-label={name} {onclick}>{"Load counterexample"}</button> }
 }

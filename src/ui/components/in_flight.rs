@@ -13,8 +13,8 @@ pub fn InFlight() -> Html {
     let w = state.run.world();
     let now = w.now;
     let msgs = &w.network.in_flight;
-    let rows = msgs.iter().enumerate().map(|(i, e)| {
-        let [deliver, hold, drop, dup] = text::message_actions(msgs, i);
+    let rows = msgs.iter().map(|e| {
+        let [deliver, hold, drop, dup] = text::message_actions(e);
         let sel = || MsgSel::id(e.id);
         let held = e.is_held(now);
         let when = if held {

@@ -125,12 +125,7 @@ pub fn Lab() -> Html {
         Callback::from(move |_: MouseEvent| {
             if let Some(m) = lab.open_run() {
                 app.dispatch(m);
-                if let Some(h) = web_sys::window()
-                    .and_then(|w| w.document())
-                    .and_then(|d| d.get_element_by_id("timeline-h"))
-                {
-                    h.scroll_into_view();
-                }
+                super::show_timeline();
             }
         })
     };

@@ -56,6 +56,17 @@ pub(crate) fn act_button_unless(
     }
 }
 
+/// After a tool replaced the run (a counterexample loaded, a lab run opened): bring the
+/// timeline into view, where the change is, rather than leave the reader at the tool.
+pub(crate) fn show_timeline() {
+    if let Some(h) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("timeline-h"))
+    {
+        h.scroll_into_view();
+    }
+}
+
 /// The always-visible line of a tool section below the main grid (`<details class="tool">`):
 /// its heading, and one sentence saying what it is for, so a closed section still explains
 /// itself.

@@ -1,6 +1,7 @@
 //! Which scenario, under which receiver policy; and what the scenario is about.
 
 use crate::sim::Scenario;
+use crate::ui::hooks::navigate;
 use crate::ui::state::use_app;
 use crate::view::state::{Choice, Msg};
 use crate::view::text::{self, PolicyOptions};
@@ -31,20 +32,22 @@ pub fn Picker() -> Html {
         );
     }
 
+    // Each choice is a step in the browser's history (`navigate`): Back returns to the view
+    // before it.
     let on_scenario = {
-        let d = state.dispatcher();
+        let state = state.clone();
         Callback::from(move |e: Event| {
             let sel: HtmlSelectElement = e.target_unchecked_into();
-            d.dispatch(Msg::LoadId(sel.value()));
+            navigate(&state, Msg::LoadId(sel.value()));
         })
     };
     let on_policy = {
-        let d = state.dispatcher();
+        let state = state.clone();
         let scenario = current.clone();
         Callback::from(move |e: Event| {
             let sel: HtmlSelectElement = e.target_unchecked_into();
             if let Some(c) = Choice::parse(&scenario, &sel.value()) {
-                d.dispatch(Msg::Choose(c));
+                navigate(&state, Msg::Choose(c));
             }
         })
     };

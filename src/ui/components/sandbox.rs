@@ -12,20 +12,42 @@ use yew::prelude::*;
 
 /// The write the sandbox's "Write" button sends from `worker` to `resource`.
 fn write_for(w: &World, worker: &str, resource: &str) -> Action {
+    Action::Write {
+        worker: worker.to_string(),
+        write: spec_for(w, worker, resource),
+    }
+}
+
+/// What "Prepare" builds without sending: the same write, its token captured now — the
+/// paused writer's request, sent later by "Send prepared".
+fn prepare_for(w: &World, worker: &str, resource: &str) -> Action {
+    Action::Prepare {
+        worker: worker.to_string(),
+        write: spec_for(w, worker, resource),
+    }
+}
+
+fn spec_for(w: &World, worker: &str, resource: &str) -> WriteSpec {
     let seq = w.worker(worker).map_or(0, |w| w.seq) + 1;
     let op = match w.resource_kind(resource) {
         Some(ResourceKind::Account { .. }) => Op::Debit(10),
         _ => Op::Set(format!("{worker}'s write {seq}")),
     };
-    Action::Write {
-        worker: worker.to_string(),
-        write: WriteSpec {
-            to: vec![resource.to_string()],
-            op,
-            op_id: None,
-            label: None,
-            transaction: false,
-        },
+    WriteSpec {
+        to: vec![resource.to_string()],
+        op,
+        op_id: None,
+        label: None,
+        transaction: false,
+    }
+}
+
+/// What the worker would put on a write now, in its legend: the token, or why there is none.
+fn token_note(wk: &crate::sim::worker::Worker) -> String {
+    match (wk.main_lease(), wk.omits_token) {
+        (Some(_), true) => "its code omits the token".into(),
+        (Some(l), false) => format!("believes it holds token {}", l.token),
+        (None, _) => "no lease: its writes carry no token".into(),
     }
 }
 
@@ -47,6 +69,7 @@ pub fn Sandbox() -> Html {
         let mut main = vec![b(Action::Acquire { worker: worker(), lock: None }, "Acquire", "Acquire")];
         if let Some(t) = &target {
             main.push(b(write_for(w, &n, t), "Write", "Write"));
+            main.push((prepare_for(w, &n, t), "Prepare".into(), format!("Prepare {n}: build a write to {t} with the token held now, not sent yet")));
         }
         for r in w.resources.iter().map(|r| &r.name).filter(|r| Some(*r) != target.as_ref()) {
             main.push((write_for(w, &n, r), format!("Write → {r}"), format!("Write {n} to {r}")));
@@ -72,7 +95,7 @@ pub fn Sandbox() -> Html {
         ];
         html! {
             <fieldset class="node worker" key={n.clone()}>
-                <legend>{format!("Worker {n}")}<span class="status">{text::status(&wk.status)}</span></legend>
+                <legend>{format!("Worker {n}")}<span class="status">{text::status(&wk.status)}</span><span class="status token-note">{token_note(wk)}</span></legend>
                 {buttons(main)}
                 <div class="faults">{buttons(faults)}</div>
             </fieldset>
