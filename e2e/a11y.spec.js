@@ -5,7 +5,7 @@
 // The experimental rule label-content-name-mismatch runs too: a button's accessible name
 // must contain its visible text (WCAG 2.5.3, "label in name").
 'use strict';
-const { test, expect, shot, button, openApp, openPreset, sandboxSession } = require('./helpers');
+const { test, expect, shot, button, openApp, openPreset, sandboxSession, openTool } = require('./helpers');
 
 const BLOCKING = ['critical', 'serious', 'moderate'];
 
@@ -33,14 +33,6 @@ async function axeViolations(page) {
 async function expectClean(page, view) {
   const found = await axeViolations(page);
   expect(found, `axe in ${view}:\n${found.join('\n')}`).toEqual([]);
-}
-
-/** Open a `<details class="tool">` section by its summary text; returns the section. */
-async function openTool(page, summary) {
-  const section = page.locator('details.tool', { has: page.locator('summary', { hasText: summary }) });
-  await section.locator('summary').click();
-  await expect(section).toHaveAttribute('open', '');
-  return section;
 }
 
 for (const width of [1280, 360]) {

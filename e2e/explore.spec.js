@@ -3,16 +3,8 @@
 // and the compare view of two receiver policies side by side.
 'use strict';
 const {
-  test, expect, shot, shotOf, button, openPreset, eventLog, logLines, svgStrings,
+  test, expect, shot, shotOf, button, openPreset, eventLog, logLines, svgStrings, openTool,
 } = require('./helpers');
-
-/** Open a `<details class="tool">` section by its summary text; returns the section. */
-async function openTool(page, summary) {
-  const section = page.locator('details.tool', { has: page.locator('summary', { hasText: summary }) });
-  await section.locator('summary').click();
-  await expect(section).toHaveAttribute('open', '');
-  return section;
-}
 
 const report = (page) => page.getByRole('region', { name: 'Exploration report' });
 
@@ -35,7 +27,12 @@ test('paused-writer: unfenced breaks stale_overwrite; its counterexample loads i
 
   const broken = await explore(page, section);
   expect(broken).toContain('stale_overwrite');
-  await expect(page.getByRole('progressbar', { name: 'Exploration progress' })).toBeVisible();
+  const bar = page.getByRole('progressbar', { name: 'Exploration progress' });
+  await expect(bar).toBeVisible();
+  // a finished search fills its bar
+  const [value, max] = await bar.evaluate((p) => [p.value, p.max]);
+  expect(value).toBeGreaterThan(0);
+  expect(value).toEqual(max);
   await expect(section.getByText(/^[\d,]+ states, [\d,]+ distinct$/)).toBeVisible();
   await expect(report(page)).toContainText('Time taken');
   const rate = Number(await report(page).getAttribute('data-states-per-sec'));
@@ -45,6 +42,8 @@ test('paused-writer: unfenced breaks stale_overwrite; its counterexample loads i
 
   await button(page, 'Load counterexample for stale_overwrite').click();
   await expect(page.getByText(/Loaded the shortest run that breaks stale_overwrite/)).toBeVisible();
+  // the page goes to the timeline, where the loaded run is, not left at the tool
+  await expect(page.locator('#timeline-h')).toBeInViewport();
   // the last step is the violation: in the event log's current step and on the timeline
   await expect(eventLog(page).locator('li.recent.ev-violation')).toContainText('VIOLATION stale_overwrite');
   const svg = await svgStrings(page);

@@ -197,6 +197,14 @@ async function svgStrings(page) {
   });
 }
 
+/** Open a `<details class="tool">` section by its summary text; returns the section. */
+async function openTool(page, summary) {
+  const section = page.locator('details.tool', { has: page.locator('summary', { hasText: summary }) });
+  await section.locator('summary').click();
+  await expect(section).toHaveAttribute('open', '');
+  return section;
+}
+
 /** Buttons in the "In flight" region whose names start with `verb` and match `what`. */
 function inFlightButton(page, verb, what) {
   const region = page.getByRole('region', { name: 'In flight' });
@@ -222,6 +230,7 @@ module.exports = {
   logLines,
   svgStrings,
   inFlightButton,
+  openTool,
   presetTitles,
   isLocal,
   REQUEST_LOG,

@@ -676,13 +676,13 @@ fn check_text(r: &ExploreReport) -> String {
     for inv in &r.invariants {
         match &inv.counterexample {
             None => {
-                let _ = writeln!(o, "  held      {}", inv.kind);
+                let _ = writeln!(o, "  held      {}", inv.kind.as_str());
             }
             Some(ce) => {
                 let _ = writeln!(
                     o,
                     "  VIOLATED  {} — shortest counterexample, {} actions:",
-                    inv.kind,
+                    inv.kind.as_str(),
                     ce.len()
                 );
                 for (i, a) in ce.iter().enumerate() {

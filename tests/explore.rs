@@ -334,7 +334,7 @@ fn the_shortest_stale_overwrite_of_the_paused_writer_is_pinned_and_replays() {
     let inv = r
         .invariants
         .iter()
-        .find(|i| i.kind == "stale_overwrite")
+        .find(|i| i.kind.as_str() == "stale_overwrite")
         .unwrap();
     let ce = inv.counterexample.clone().expect("a counterexample");
     let text: Vec<String> = ce.iter().map(Action::to_string).collect();
@@ -440,7 +440,11 @@ fn the_shortest_counterexamples_of_the_essays_other_failures_are_pinned_and_repl
     ];
     for (id, variant, kind, want) in pinned {
         let r = check(id, variant);
-        let inv = r.invariants.iter().find(|i| i.kind == *kind).unwrap();
+        let inv = r
+            .invariants
+            .iter()
+            .find(|i| i.kind.as_str() == *kind)
+            .unwrap();
         let ce = inv.counterexample.clone().expect("a counterexample");
         let text: Vec<String> = ce.iter().map(Action::to_string).collect();
         assert_eq!(text, *want, "{id}/{variant} {kind}");

@@ -54,7 +54,7 @@ impl Default for Bounds {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct InvariantResult {
-    pub kind: String,
+    pub kind: ViolationKind,
     pub held: bool,
     /// The shortest violating run as user actions from the start, replayable with `Run::act`.
     pub counterexample: Option<Vec<Action>>,
@@ -419,7 +419,7 @@ impl Explorer {
             .map(|k| {
                 let found = self.found.iter().find(|(f, _)| f == k);
                 InvariantResult {
-                    kind: k.as_str().to_string(),
+                    kind: *k,
                     held: found.is_none(),
                     counterexample: found.map(|(_, p)| p.clone()),
                 }

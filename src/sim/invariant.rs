@@ -23,6 +23,13 @@ pub enum ViolationKind {
     OwnerLockedOut,
 }
 
+/// Its name as the report and the CLI print it (`stale_overwrite`).
+impl std::fmt::Display for ViolationKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl ViolationKind {
     pub const ALL: [ViolationKind; 5] = [
         ViolationKind::StaleOverwrite,

@@ -184,7 +184,7 @@ impl Session {
 /// One invariant's line of the report.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InvariantRow {
-    pub kind: String,
+    pub kind: ViolationKind,
     pub held: bool,
     /// "✓ held", "✗ broken", or for an unfinished search "not broken so far".
     pub verdict: &'static str,
@@ -198,14 +198,14 @@ pub fn invariant_rows(r: &ExploreReport) -> Vec<InvariantRow> {
     r.invariants
         .iter()
         .map(|i| InvariantRow {
-            kind: i.kind.clone(),
+            kind: i.kind,
             held: i.held,
             verdict: match (i.held, r.complete) {
                 (false, _) => "✗ broken",
                 (true, true) => "✓ held",
                 (true, false) => "? not broken so far",
             },
-            explain: ViolationKind::parse(&i.kind).map_or("", |k| k.explain()),
+            explain: i.kind.explain(),
             length: i.counterexample.as_ref().map(Vec::len),
         })
         .collect()
@@ -290,7 +290,10 @@ mod tests {
         let mut s = Session::start(&a, 0.0);
         finish(&mut s);
         let rows = invariant_rows(&s.report());
-        let stale = rows.iter().find(|i| i.kind == "stale_overwrite").unwrap();
+        let stale = rows
+            .iter()
+            .find(|i| i.kind == ViolationKind::StaleOverwrite)
+            .unwrap();
         assert!(stale.held && stale.length.is_none());
         assert_eq!(stale.verdict, "✓ held");
         assert!(!stale.explain.is_empty());

@@ -5,7 +5,7 @@
 use crate::link::{Link, ScenarioRef};
 use crate::sim::run::{Refused, Replayed, Run};
 use crate::sim::scenario::Scenario;
-use crate::sim::{Action, Policy};
+use crate::sim::{Action, Policy, ViolationKind};
 use crate::view::file::FileStatus;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -122,7 +122,7 @@ pub enum Msg {
     /// Replay an explorer counterexample (`kind` is the invariant it breaks) from step 0 as
     /// the user's own actions, under the current scenario and choice.
     LoadCounterexample {
-        kind: String,
+        kind: ViolationKind,
         actions: Vec<Action>,
     },
     /// Import a scenario file's text (an exported run, or any scenario): it becomes the
@@ -384,7 +384,8 @@ impl AppState {
                 self.run = run;
                 self.error = None;
                 self.notice = Some(format!(
-                    "Loaded the shortest run that breaks {kind}: {} actions, replayed as yours. Step back through it, or copy a link to it.",
+                    "Loaded the shortest run that breaks {}: {} actions, replayed as yours. Step back through it, or copy a link to it.",
+                    kind.as_str(),
                     actions.len()
                 ));
                 true
@@ -1008,10 +1009,10 @@ mod tests {
             .counterexample
             .clone()
             .expect("broken under unfenced");
-        assert_eq!(report.invariants[0].kind, "stale_overwrite");
+        assert_eq!(report.invariants[0].kind, ViolationKind::StaleOverwrite);
         a.apply(Msg::StepForward);
         assert!(a.apply(Msg::LoadCounterexample {
-            kind: "stale_overwrite".into(),
+            kind: ViolationKind::StaleOverwrite,
             actions: ce.clone(),
         }));
         assert_eq!(a.error, None);
@@ -1043,7 +1044,7 @@ mod tests {
         a.apply(Msg::LoadId("sandbox".into()));
         let sandbox = a.run.clone();
         a.apply(Msg::LoadCounterexample {
-            kind: "stale_overwrite".into(),
+            kind: ViolationKind::StaleOverwrite,
             actions: ce,
         });
         assert!(a

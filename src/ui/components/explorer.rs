@@ -114,9 +114,9 @@ fn report(s: &Session, state: &crate::ui::state::AppCtx) -> Html {
             </dl>
             <ul class="invariants">
                 for (row, inv) in invariant_rows(&r).into_iter().zip(invariants) {
-                    <li key={row.kind.clone()} class={match (row.held, r.complete) { (false, _) => "broken", (true, true) => "held", _ => "unknown" }}>
+                    <li key={row.kind.as_str()} class={match (row.held, r.complete) { (false, _) => "broken", (true, true) => "held", _ => "unknown" }}>
                         <span class="inv-verdict">{row.verdict}</span>
-                        {" "}<code>{row.kind.clone()}</code>
+                        {" "}<code>{row.kind.as_str()}</code>
                         <span class="inv-explain">{format!(" — {}.", row.explain)}</span>
                         if let (Some(n), Some(actions)) = (row.length, inv.counterexample) {
                             {" "}<span class="inv-len">{format!("Shortest counterexample: {n} actions.")}</span>
@@ -131,14 +131,14 @@ fn report(s: &Session, state: &crate::ui::state::AppCtx) -> Html {
 
 fn load_button(
     state: &crate::ui::state::AppCtx,
-    kind: String,
+    kind: crate::sim::ViolationKind,
     actions: Vec<crate::sim::Action>,
 ) -> Html {
     let d = state.dispatcher();
-    let name = format!("Load counterexample for {kind}");
+    let name = format!("Load counterexample for {}", kind.as_str());
     let onclick = Callback::from(move |_: MouseEvent| {
         d.dispatch(Msg::LoadCounterexample {
-            kind: kind.clone(),
+            kind,
             actions: actions.clone(),
         });
         super::show_timeline();

@@ -1,0 +1,134 @@
+// The lesson as a newcomer meets it: the decisive step says its verdict under the chosen
+// policy, a policy switch keeps the step, Back returns to the view before, the sandbox's
+// own work survives a look at another scenario, and the sandbox builds the paused writer
+// exactly (Prepare, then Send prepared after the pause).
+'use strict';
+const {
+  test, expect, shot, button, openPreset, selectPolicy, selectScenario, picker, inFlightButton,
+} = require('./helpers');
+
+const narration = (page) => page.getByRole('region', { name: 'Narration' });
+
+async function stepTo(page, n) {
+  for (let i = 0; i < n; i++) await button(page, 'Step forward').click();
+  await expect(narration(page).locator('.entry')).toContainText(`Script step ${n} of`);
+}
+
+test('paused-writer: the decisive step says its verdict, and a policy switch keeps the step', async ({ page, pageErrors }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openPreset(page, 'paused-writer', 'unfenced');
+  await stepTo(page, 10);
+  const verdict = narration(page).locator('.verdict');
+  await expect(verdict.first()).toContainText(/^Verdict: /);
+  await expect(verdict.filter({ hasText: /41/ })).toContainText(/accept/i);
+  await expect(narration(page).locator('.verdict.broken')).toContainText(/stale overwrite/i);
+  await shot(page, 'lesson-verdict-unfenced-1280');
+
+  // the same step under highest-seen: the stale write is refused, nothing is broken
+  await selectPolicy(page, 'highest-seen');
+  await expect(narration(page).locator('.entry')).toContainText('Script step 10 of');
+  await expect(verdict.filter({ hasText: /41/ })).toContainText(/reject/i);
+  await expect(narration(page).locator('.verdict.broken')).toHaveCount(0);
+  await shot(page, 'lesson-verdict-highest-seen-1280');
+
+  // Back returns to the view before: unfenced, at the same step
+  await page.goBack();
+  await expect(picker(page, 'Receiver policy')).toHaveValue('unfenced');
+  await expect(narration(page).locator('.entry')).toContainText('Script step 10 of');
+  await expect(narration(page).locator('.verdict.broken')).toHaveCount(1);
+  // and forward again
+  await page.goForward();
+  await expect(picker(page, 'Receiver policy')).toHaveValue('highest-seen');
+  await expect(narration(page).locator('.entry')).toContainText('Script step 10 of');
+
+  // another scenario, then Back: the paused writer at step 10 again
+  await selectScenario(page, 'sandbox');
+  await expect(picker(page, 'Scenario')).toHaveValue('sandbox');
+  await page.goBack();
+  await expect(picker(page, 'Scenario')).toHaveValue('paused-writer');
+  await expect(narration(page).locator('.entry')).toContainText('Script step 10 of');
+  expect(pageErrors).toEqual([]);
+});
+
+test('sandbox: the actions survive a look at another scenario', async ({ page, pageErrors }) => {
+  await openPreset(page, 'sandbox');
+  await button(page, 'Acquire A').click();
+  await button(page, 'Advance 1 tick').click();
+  await selectScenario(page, 'paused-writer');
+  await expect(narration(page).locator('.notice')).toContainText('are kept');
+  await selectScenario(page, 'sandbox');
+  await expect(narration(page).locator('.notice')).toContainText('is back as you left it, at step 2');
+  await expect(narration(page).locator('.entry')).toContainText('Your action, step 2');
+  expect(pageErrors).toEqual([]);
+});
+
+test('sandbox: every in-flight button has a name of its own', async ({ page, pageErrors }) => {
+  await openPreset(page, 'sandbox');
+  await button(page, 'Acquire A').click();
+  await button(page, 'Acquire B').click();
+  const names = await page.getByRole('region', { name: 'In flight' }).getByRole('button')
+    .evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label')));
+  expect(names.length).toBe(8);
+  expect(new Set(names).size, names.join('\n')).toBe(names.length);
+  await expect(inFlightButton(page, 'Deliver', /acquire store-lock \(#1\) to coordinator, message #\d+ from A/)).toHaveCount(1);
+  await expect(inFlightButton(page, 'Deliver', /acquire store-lock \(#1\) to coordinator, message #\d+ from B/)).toHaveCount(1);
+  expect(pageErrors).toEqual([]);
+});
+
+test('sandbox: Prepare, then a pause, builds the paused writer exactly', async ({ page, pageErrors }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openPreset(page, 'sandbox', 'highest-seen');
+  const worker = (n) => page.locator('fieldset.worker', { has: page.locator('legend', { hasText: `Worker ${n}` }) });
+  const prepare = (n) => button(page, `Prepare ${n}: build a write to store with the token held now, not sent yet`);
+
+  // with no lease, a write carries no token, and the page says why
+  await expect(worker('C').locator('legend')).toContainText('no lease: its writes carry no token');
+  await prepare('C').click();
+  await expect(narration(page).locator('.say')).toContainText('C holds no lease, so C1 carries no token');
+  await expect(button(page, 'Send prepared C')).toBeEnabled();
+
+  // A acquires token 1, prepares its write (capturing token 1) and is paused before sending
+  await button(page, 'Acquire A').click();
+  await button(page, 'Advance 1 tick').click();
+  await button(page, 'Advance 1 tick').click();
+  await expect(worker('A').locator('legend')).toContainText('believes it holds token 1');
+  await prepare('A').click();
+  await button(page, 'Pause A').click();
+  // past the TTL: the coordinator expires A's lease; B gets token 2 and writes
+  await button(page, 'Advance 5 ticks').click();
+  await button(page, 'Advance 5 ticks').click();
+  await button(page, 'Acquire B').click();
+  await button(page, 'Advance 1 tick').click();
+  await button(page, 'Advance 1 tick').click();
+  await expect(worker('B').locator('legend')).toContainText('believes it holds token 2');
+  await button(page, 'Write B').click();
+  await button(page, 'Advance 1 tick').click();
+  // A resumes where it stopped: it sends the write it prepared, still carrying token 1
+  await button(page, 'Resume A').click();
+  await expect(inFlightButton(page, 'Deliver', /write A1 \(token 1\)/)).toHaveCount(1);
+  await expect(button(page, 'Send prepared A')).toBeDisabled();
+  await inFlightButton(page, 'Deliver', /write A1 \(token 1\)/).click();
+  // the store saw token 2 first: A's token 1 is refused as stale, and nothing is broken
+  await expect(narration(page).locator('.verdict')).toContainText(/reject/i);
+  await expect(narration(page).locator('.verdict.broken')).toHaveCount(0);
+  await shot(page, 'lesson-sandbox-paused-writer-1280');
+  expect(pageErrors).toEqual([]);
+});
+
+// The views a newcomer meets first, at a phone's width and a laptop's, at the step that
+// decides the story: no sideways scrolling, the verdict on screen. The screenshots are the
+// ones to look at after any change to the page (target/screenshots/look-*.png).
+for (const width of [360, 1280]) {
+  for (const [id, policy, step] of [['paused-writer', 'unfenced', 10], ['delayed-before-new', 'highest-seen', 7]]) {
+    test(`look at ${id} under ${policy} at ${width} px`, async ({ page, pageErrors }) => {
+      await page.setViewportSize({ width, height: 800 });
+      await openPreset(page, id, policy);
+      await stepTo(page, step);
+      await expect(narration(page).locator('.verdict').first()).toBeVisible();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, 'the page does not scroll sideways').toBeLessThanOrEqual(0);
+      await shot(page, `look-${id}-${width}`);
+      expect(pageErrors).toEqual([]);
+    });
+  }
+}
