@@ -395,7 +395,14 @@ fn following_the_present_cuts_no_text_at_its_left_edge() {
             let tl = layout::layout(&run);
             for view in [232, 400, 1100] {
                 let left = layout::follow_left(&tl, view);
-                assert!(left >= 0 && left + view >= layout::follow_right(&tl).min(tl.width));
+                // "now" and its label always in view; the present's own labels before the
+                // labels of messages still in flight.
+                let now = layout::TextBox::of(&layout::now_text(&tl)).x1;
+                assert!(
+                    left >= 0 && left + view >= now.min(tl.width),
+                    "{} step {i}",
+                    s.id
+                );
                 views += 1;
                 let bars: Vec<&layout::Text> =
                     tl.bars.iter().filter_map(|b| b.text.as_ref()).collect();
@@ -420,7 +427,8 @@ fn following_the_present_cuts_no_text_at_its_left_edge() {
         }
     }
     eprintln!("{clean} of {views} views cut no text at their left edge; {unfaded} fade none");
-    // Measured: 605 of 678 cut nothing, 400 of them with nothing in the fade either (moving at
-    // most a quarter of the view); without moving, 380 and 149.
-    assert!(clean * 100 >= views * 85, "{clean} of {views}");
+    // Measured: 621 of 678 cut nothing, 400 of them with nothing in the fade either (moving
+    // right at most a quarter of the view, or left while "now" stays in view); moving only
+    // right, 605; without moving, 380 and 149.
+    assert!(clean * 100 >= views * 90, "{clean} of {views}");
 }

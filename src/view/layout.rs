@@ -2442,36 +2442,41 @@ pub fn follow_right(tl: &Timeline) -> i32 {
 /// Where a view `view` px wide that follows the present begins: its right edge at
 /// `follow_right`, moved right (into the empty room past the present, at most a quarter of
 /// the view and to the end of the drawing) just enough that its left edge, and the fade there,
-/// cut no text, when it can be. (Bars' own text slides instead: `bar_text_in_view`.)
+/// cut no text, when it can be. Failing that — a narrow view, where the present step's own
+/// verdicts would be cut — moved left, keeping "now" and its label in view, to the nearest
+/// place that cuts nothing at the left edge: the labels of messages in flight are the ones
+/// to give way. (Bars' own text slides instead: `bar_text_in_view`.)
 pub fn follow_left(tl: &Timeline, view: i32) -> i32 {
     let left = follow_right(tl) - view;
     // Not so far that the view shows more of the empty room than of the run.
-    let most = (tl.width - view).min(left + view / 4);
-    if left <= 0 || most <= left {
-        return left.max(0);
+    let most = (tl.width - view).min(left + view / 4).max(left);
+    // Not so far left that "now" leaves the view.
+    let least = (TextBox::of(&now_text(tl)).x1 + 8 - view).clamp(0, left.max(0));
+    if left <= 0 {
+        return 0;
     }
     let bars: Vec<&Text> = tl.bars.iter().filter_map(|b| b.text.as_ref()).collect();
     let boxes: Vec<TextBox> = texts(tl)
         .iter()
         .filter(|t| !bars.contains(t))
         .map(TextBox::of)
-        .filter(|b| b.x1 > left && b.x0 < most)
+        .filter(|b| b.x1 > least && b.x0 < most)
         .collect();
     // Best, no text in the fade at the edge; else at least none cut by the edge itself.
     let faded = |x: i32| boxes.iter().any(|b| b.x0 < x + VIEW_FADE && x < b.x1);
     let cut = |x: i32| boxes.iter().any(|b| b.x0 < x && x < b.x1);
-    let mut at = vec![left];
-    at.extend(
-        boxes
-            .iter()
-            .flat_map(|b| [b.x1, b.x0 - VIEW_FADE])
-            .filter(|&x| x > left && x <= most),
-    );
-    at.sort();
-    at.iter()
+    let edges = || boxes.iter().flat_map(|b| [b.x1, b.x0 - VIEW_FADE, b.x0]);
+    let mut right = vec![left];
+    right.extend(edges().filter(|&x| x > left && x <= most));
+    right.sort();
+    let mut back: Vec<i32> = edges().filter(|&x| x >= least && x < left).collect();
+    back.sort_by(|a, b| b.cmp(a));
+    right
+        .iter()
         .copied()
         .find(|&x| !faded(x))
-        .or_else(|| at.iter().copied().find(|&x| !cut(x)))
+        .or_else(|| right.iter().copied().find(|&x| !cut(x)))
+        .or_else(|| back.iter().copied().find(|&x| !cut(x)))
         .unwrap_or(left)
 }
 
