@@ -395,14 +395,9 @@ fn following_the_present_cuts_no_text_at_its_left_edge() {
             let tl = layout::layout(&run);
             for view in [232, 400, 1100] {
                 let left = layout::follow_left(&tl, view);
-                // "now" and its label always in view; the present's own labels before the
-                // labels of messages still in flight.
-                let now = layout::TextBox::of(&layout::now_text(&tl)).x1;
-                assert!(
-                    left >= 0 && left + view >= now.min(tl.width),
-                    "{} step {i}",
-                    s.id
-                );
+                // The "now" line always in view; the present's own labels before the labels
+                // of messages in flight and of "now".
+                assert!(left >= 0 && left + view > tl.now_x, "{} step {i}", s.id);
                 views += 1;
                 let bars: Vec<&layout::Text> =
                     tl.bars.iter().filter_map(|b| b.text.as_ref()).collect();
@@ -427,8 +422,8 @@ fn following_the_present_cuts_no_text_at_its_left_edge() {
         }
     }
     eprintln!("{clean} of {views} views cut no text at their left edge; {unfaded} fade none");
-    // Measured: 621 of 678 cut nothing, 400 of them with nothing in the fade either (moving
-    // right at most a quarter of the view, or left while "now" stays in view); moving only
-    // right, 605; without moving, 380 and 149.
-    assert!(clean * 100 >= views * 90, "{clean} of {views}");
+    // Measured: 669 of 678 cut nothing, 400 of them with nothing in the fade either (moving
+    // right at most a quarter of the view, or left while the "now" line stays in view);
+    // moving only right, 605; without moving, 380 and 149.
+    assert!(clean * 100 >= views * 95, "{clean} of {views}");
 }

@@ -2443,15 +2443,15 @@ pub fn follow_right(tl: &Timeline) -> i32 {
 /// `follow_right`, moved right (into the empty room past the present, at most a quarter of
 /// the view and to the end of the drawing) just enough that its left edge, and the fade there,
 /// cut no text, when it can be. Failing that — a narrow view, where the present step's own
-/// verdicts would be cut — moved left, keeping "now" and its label in view, to the nearest
-/// place that cuts nothing at the left edge: the labels of messages in flight are the ones
-/// to give way. (Bars' own text slides instead: `bar_text_in_view`.)
+/// verdicts would be cut — moved left, keeping the "now" line in view, to the nearest place
+/// that cuts nothing at the left edge: the labels of messages in flight, and of "now", are
+/// the ones to give way. (Bars' own text slides instead: `bar_text_in_view`.)
 pub fn follow_left(tl: &Timeline, view: i32) -> i32 {
     let left = follow_right(tl) - view;
     // Not so far that the view shows more of the empty room than of the run.
     let most = (tl.width - view).min(left + view / 4).max(left);
-    // Not so far left that "now" leaves the view.
-    let least = (TextBox::of(&now_text(tl)).x1 + 8 - view).clamp(0, left.max(0));
+    // Not so far left that the "now" line leaves the view (its label may give way too).
+    let least = (tl.now_x + 2 - view).clamp(0, left.max(0));
     if left <= 0 {
         return 0;
     }
