@@ -12,7 +12,7 @@ use crate::sim::run::{Replayed, Run};
 use crate::sim::scenario::{Scenario, Variant};
 use crate::sim::{Action, Policy, World};
 use std::fmt::Write as _;
-use std::io::{Read as _, Write as _};
+use std::io::{Read, Write as _};
 
 /// Exit code: the run finished, but the chosen variant's stated outcome did not hold.
 pub const EXIT_MISMATCH: i32 = 1;
@@ -107,15 +107,52 @@ pub fn main(args: Vec<String>) -> i32 {
             let mut stdout = std::io::stdout().lock();
             // A closed pipe (`| head`) is not an error worth a message.
             let _ = stdout
-                .write_all(out.text.as_bytes())
+                .write_all(terminal_safe(&out.text).as_bytes())
                 .and_then(|_| stdout.flush());
             out.code
         }
         Ok(Err(Problem(msg))) => {
-            eprintln!("fencing-lab: {}", one_line(&msg));
+            eprintln!("fencing-lab: {}", terminal_safe(&cut(&one_line(&msg))));
             EXIT_BAD_INPUT
         }
         Err(_) => EXIT_INTERNAL,
+    }
+}
+
+/// Text for a terminal: a control character from a file (an escape sequence in a name, say)
+/// is shown as a JSON-style `\u001b` rather than obeyed, so a scenario cannot clear the
+/// screen or fake a line of output. Newlines and tabs stay; the escape is valid inside a JSON
+/// string too, so `--format json` output stays JSON.
+pub fn terminal_safe(text: &str) -> String {
+    let unsafe_char = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.chars().any(unsafe_char) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| {
+            if unsafe_char(c) {
+                format!("\\u{:04x}", c as u32)
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// The most characters of an error message: a message quoting a huge value says so briefly.
+const MESSAGE_CHARS: usize = 600;
+
+fn cut(msg: &str) -> String {
+    match msg.char_indices().nth(MESSAGE_CHARS) {
+        None => msg.to_string(),
+        Some((at, _)) => format!(
+            "{}… ({} more characters)",
+            &msg[..at],
+            msg[at..].chars().count()
+        ),
     }
 }
 
@@ -260,14 +297,24 @@ impl Source {
     }
 }
 
+/// The largest input file read: far more than any scenario, far less than `/dev/zero`.
+pub const MAX_INPUT_BYTES: u64 = 16 * 1024 * 1024;
+
 fn read_input(path: &str) -> std::io::Result<String> {
-    if path == "-" {
-        let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s)?;
-        Ok(s)
+    let source: Box<dyn Read> = if path == "-" {
+        Box::new(std::io::stdin())
     } else {
-        std::fs::read_to_string(path)
+        Box::new(std::fs::File::open(path)?)
+    };
+    let mut bytes = Vec::new();
+    source.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(std::io::Error::other(format!(
+            "larger than {} MB, far more than any scenario",
+            MAX_INPUT_BYTES / 1024 / 1024
+        )));
     }
+    String::from_utf8(bytes).map_err(|_| std::io::Error::other("not UTF-8 text"))
 }
 
 // ---------------------------------------------------------------------------------------

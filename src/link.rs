@@ -229,8 +229,12 @@ impl Link {
             0 => None,
             _ => Some(r.varint().ok_or_else(truncated)?),
         };
-        let script_steps = r.varint().ok_or_else(truncated)? as usize;
-        let count = r.varint().ok_or_else(truncated)? as usize;
+        let damaged = |e: Option<String>| match e {
+            None => truncated(),
+            Some(why) => LinkError(format!("this link is damaged: {why}")),
+        };
+        let script_steps = r.index().map_err(damaged)?;
+        let count = r.index().map_err(damaged)?;
         if count > bytes.len() {
             return Err(truncated());
         }
@@ -258,12 +262,47 @@ impl Link {
             })?;
             link.actions.push(a);
         }
-        link.cursor = r.varint().ok_or_else(truncated)? as usize;
+        link.cursor = r.index().map_err(damaged)?;
         if r.at != bytes.len() {
             return bad("this link is damaged: it has bytes after its end");
         }
         Ok(link)
     }
+}
+
+/// What the page should open for its URL fragment (`location.hash`, with or without `#`):
+/// nothing for an empty one or the test hook `#panic`; anything else is offered to
+/// [`Link::decode`] — percent-escapes undone first, as a mail client or a chat may add them —
+/// so that a mangled link gets a message instead of being ignored.
+pub fn fragment_to_open(hash: &str) -> Option<String> {
+    let h = hash.strip_prefix('#').unwrap_or(hash);
+    let h = percent_decoded(h);
+    let h = h.trim();
+    (!h.is_empty() && h != "panic").then(|| h.to_string())
+}
+
+fn percent_decoded(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match (
+            b[i],
+            b.get(i + 1).copied().and_then(hex),
+            b.get(i + 2).copied().and_then(hex),
+        ) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (c, _, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[derive(Default)]
@@ -318,6 +357,14 @@ impl Reader<'_> {
             }
         }
         None
+    }
+    /// A count or an index: `Err(None)` when the bytes ran out, `Err(Some(why))` past 2^32
+    /// (never cut to fewer bits: on a 32-bit target `as usize` would do that silently).
+    fn index(&mut self) -> Result<usize, Option<String>> {
+        let v = self.varint().ok_or(None)?;
+        u32::try_from(v)
+            .map(|n| n as usize)
+            .map_err(|_| Some(format!("the number {v} is far too large")))
     }
     fn signed(&mut self) -> Option<i64> {
         let u = self.varint()?;
@@ -494,7 +541,7 @@ fn encode_action(w: &mut Writer, world: &World, a: &Action) {
 fn decode_action(r: &mut Reader, world: &World) -> Result<Action, Option<String>> {
     use Action::*;
     let worker = |r: &mut Reader| -> Result<String, Option<String>> {
-        let i = r.varint().ok_or(None)? as usize;
+        let i = r.index()?;
         world
             .workers
             .get(i)
@@ -502,16 +549,15 @@ fn decode_action(r: &mut Reader, world: &World) -> Result<Action, Option<String>
             .ok_or_else(|| Some(format!("no worker number {i}")))
     };
     let resource = |r: &mut Reader| -> Result<String, Option<String>> {
-        let i = r.varint().ok_or(None)? as usize;
+        let i = r.index()?;
         world
             .resources
             .get(i)
             .map(|x| x.name.clone())
             .ok_or_else(|| Some(format!("no resource number {i}")))
     };
-    let msg = |r: &mut Reader| -> Result<MsgSel, Option<String>> {
-        Ok(MsgSel::id(r.varint().ok_or(None)? as u32))
-    };
+    let msg =
+        |r: &mut Reader| -> Result<MsgSel, Option<String>> { Ok(MsgSel::id(r.index()? as u32)) };
     let op = r.byte().ok_or(None)?;
     Ok(match op {
         1 => {
@@ -528,7 +574,7 @@ fn decode_action(r: &mut Reader, world: &World) -> Result<Action, Option<String>
         },
         25 => {
             let worker = worker(r)?;
-            let lock = match r.varint().ok_or(None)? as usize {
+            let lock = match r.index()? {
                 0 => None,
                 n => Some(
                     world
@@ -578,7 +624,7 @@ fn decode_action(r: &mut Reader, world: &World) -> Result<Action, Option<String>
         42 => CoordinatorFailover,
         43 => CoordinatorBackup,
         44 => {
-            let n = r.varint().ok_or(None)? as usize;
+            let n = r.index()?;
             let node = if n == 0 {
                 "coordinator".to_string()
             } else {

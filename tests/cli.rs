@@ -1081,3 +1081,101 @@ fn render_bad_input() {
         &["unknown flag", "--format"],
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Hostile input: every number in range, names that cannot drive the terminal, bounded reads
+
+#[test]
+fn numbers_out_of_range_are_refused_with_their_path() {
+    let dir = Scratch::new("ranges");
+    type Case = (&'static str, fn(&mut Value), &'static str);
+    let cases: [Case; 8] = [
+        (
+            "jitter",
+            |s| s["network"] = json!({"delay": 1, "jitter": u64::MAX}),
+            "network.jitter: must be from 0 to",
+        ),
+        (
+            "ttl",
+            |s| s["locks"][0]["ttl"] = json!(i64::MAX),
+            "locks[0].ttl: must be from 1 to",
+        ),
+        (
+            "replicas",
+            |s| {
+                s["locks"][0]["issuer"] =
+                    json!({"kind": "independent-counters", "replicas": 1u64 << 40})
+            },
+            "locks[0].issuer.replicas",
+        ),
+        (
+            "coordinator replicas",
+            |s| s["coordinator"] = json!({"replicas": 1u64 << 27}),
+            "coordinator.replicas",
+        ),
+        (
+            "offset",
+            |s| s["workers"][0]["clock"] = json!({"offset": i64::MAX, "rate_permille": 1000}),
+            "workers[0].clock.offset",
+        ),
+        (
+            "rate",
+            |s| s["workers"][0]["clock"] = json!({"offset": 0, "rate_permille": u32::MAX}),
+            "workers[0].clock.rate_permille",
+        ),
+        (
+            "clock jump",
+            |s| s["script"][0]["do"] = json!([{"do": "clock-jump", "node": "A", "by": i64::MIN}]),
+            "script[0].do[0].by: a clock jump of at most",
+        ),
+        (
+            "variant ttl",
+            |s| s["variants"][0]["settings"] = json!({"ttl": u64::MAX}),
+            "variants[0]",
+        ),
+    ];
+    for (name, mutate, mention) in cases {
+        let mut s = paused_writer();
+        mutate(&mut s);
+        let f = dir.file(&format!("{}.json", name.replace(' ', "-")), &s.to_string());
+        bad(&["run", &f], &[mention]);
+        bad(&["check", &f], &[mention]);
+    }
+}
+
+#[test]
+fn names_cannot_drive_the_terminal_and_long_values_are_cut() {
+    let dir = Scratch::new("terminal");
+    let evil = "R\u{1b}[2J\u{1b}[31mFAKE: all good\u{9b}";
+    let mut s: Value = serde_json::from_str(&ok(&["export", "--preset", "sandbox"])).unwrap();
+    s["resources"][0]["name"] = json!(evil);
+    let f = dir.file("ansi-run.json", &s.to_string());
+    // Shown, escaped, in the report...
+    let out = ok(&["run", &f]);
+    assert!(!out.contains('\u{1b}') && !out.contains('\u{9b}'), "{out}");
+    assert!(out.contains("R\\u001b[2J"), "{out}");
+    // ...and in JSON, which stays JSON with the name intact.
+    let j = json_of(&["run", &f, "--format", "json"]);
+    assert_eq!(j["resources"][0]["name"], evil);
+    // In an error message, escaped and on one line.
+    let r = s["resources"][0].clone();
+    s["resources"].as_array_mut().unwrap().push(r);
+    let f = dir.file("ansi-error.json", &s.to_string());
+    let o = cli(&["run", &f]);
+    assert_bad(&o, &["run", &f], &["\\u001b[2J", "is used twice"]);
+    assert!(!o.stderr.contains('\u{1b}'));
+    // A megabyte name gives a message of a few hundred characters.
+    s["resources"][0]["name"] = json!("R".repeat(1 << 20));
+    s["resources"][1]["name"] = json!("R".repeat(1 << 20));
+    let f = dir.file("long.json", &s.to_string());
+    let o = cli(&["run", &f]);
+    assert_bad(&o, &["run", &f], &["more characters)"]);
+    assert!(o.stderr.len() < 2000, "{} bytes", o.stderr.len());
+}
+
+#[test]
+fn an_endless_input_is_refused_not_read_to_exhaustion() {
+    if Path::new("/dev/zero").exists() {
+        bad(&["run", "/dev/zero"], &["larger than 16 MB"]);
+    }
+}

@@ -176,3 +176,48 @@ fn an_await_travels_in_a_few_bytes_and_replays() {
     assert_eq!(back.world(), run.world());
     assert!(back.events().eq(run.events()));
 }
+
+#[test]
+fn numbers_past_two_to_the_32_are_refused_never_cut_short() {
+    let s = presets::get("paused-writer").unwrap();
+    let mut run = Run::new(&s, s.variants.first());
+    run.step_forward().unwrap();
+    run.step_forward().unwrap();
+    let mut link = link_of(&run);
+    // On a 32-bit page `as usize` would have read 2^32 + 2 as 2 and opened at step 2.
+    link.script_steps = (1 << 32) + 2;
+    let e = Link::decode(&link.encode()).unwrap_err().to_string();
+    assert!(e.contains("far too large"), "{e}");
+    let mut link = link_of(&run);
+    link.cursor = (1 << 33) + 1;
+    let e = Link::decode(&link.encode()).unwrap_err().to_string();
+    assert!(e.contains("far too large"), "{e}");
+}
+
+#[test]
+fn an_action_out_of_range_in_a_link_is_refused_with_its_reason() {
+    let s = presets::get("sandbox").unwrap();
+    let run = Run::new(&s, None);
+    let mut link = link_of(&run);
+    link.actions = vec![Action::ClockJump {
+        node: "A".into(),
+        by: 1 << 40,
+    }];
+    let e = Link::decode(&link.encode()).unwrap_err().to_string();
+    assert!(e.contains("a clock jump of at most"), "{e}");
+}
+
+#[test]
+fn every_fragment_but_an_empty_one_is_opened_or_explained() {
+    use fencing_lab::link::fragment_to_open;
+    assert_eq!(fragment_to_open(""), None);
+    assert_eq!(fragment_to_open("#"), None);
+    assert_eq!(fragment_to_open("#panic"), None);
+    // Percent-escaped by a mail client: the same link.
+    assert_eq!(fragment_to_open("#%76%31.AAA").as_deref(), Some("v1.AAA"));
+    // Mangled: offered to the decoder, which says what is wrong rather than nothing.
+    for h in ["#V1.", "#%76%31.", "#hello", "#v1", "#%zz"] {
+        let text = fragment_to_open(h).unwrap_or_else(|| panic!("{h} ignored"));
+        assert!(Link::decode(&text).is_err(), "{h}");
+    }
+}

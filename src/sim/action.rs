@@ -234,6 +234,62 @@ pub const ACTION_NAMES: &[&str] = &[
 /// How long an `await` waits when it does not say.
 pub const AWAIT_DEFAULT_TICKS: Tick = 20;
 
+/// The most ticks one `advance` or `await` lets pass: both run time tick by tick.
+pub const MAX_STEP_TICKS: Tick = 100_000;
+
+/// The largest span of time a scenario or an action may name (a TTL, a delay, a pause, a
+/// hold, a clock jump): far beyond any lesson, and small enough that no clock or deadline
+/// arithmetic can overflow.
+pub const MAX_TICKS: Tick = 1_000_000_000;
+
+/// The largest amount a debit, credit or balance may name.
+pub const MAX_AMOUNT: i64 = 1_000_000_000_000;
+
+impl Action {
+    /// The field of this action outside its documented range (docs/scenario-format.md), and
+    /// why; checked when a file is read and again before any action is taken.
+    pub fn out_of_range(&self) -> Option<(&'static str, String)> {
+        use Action::*;
+        let amount = |w: &WriteSpec| match w.op {
+            super::request::Op::Debit(n) | super::request::Op::Credit(n)
+                if n.unsigned_abs() > MAX_AMOUNT as u64 =>
+            {
+                Some((
+                    "write.op",
+                    format!("an amount of at most {MAX_AMOUNT}, not {n}"),
+                ))
+            }
+            _ => None,
+        };
+        match self {
+            Advance { ticks } if *ticks == 0 || *ticks > MAX_STEP_TICKS => Some((
+                "ticks",
+                format!("advance takes 1 to {MAX_STEP_TICKS} ticks, not {ticks}"),
+            )),
+            Await {
+                within: Some(t), ..
+            } if *t > MAX_STEP_TICKS => Some((
+                "within",
+                format!("await waits at most {MAX_STEP_TICKS} ticks, not {t}"),
+            )),
+            Pause { ticks: Some(t), .. } if *t > MAX_TICKS => Some((
+                "ticks",
+                format!("a pause of at most {MAX_TICKS} ticks, not {t}"),
+            )),
+            Hold { until: Some(t), .. } if *t > MAX_TICKS => Some((
+                "until",
+                format!("a hold until at most t={MAX_TICKS}, not {t}"),
+            )),
+            ClockJump { by, .. } if by.unsigned_abs() > MAX_TICKS => Some((
+                "by",
+                format!("a clock jump of at most {MAX_TICKS} ticks either way, not {by}"),
+            )),
+            Write { write, .. } | Prepare { write, .. } => amount(write),
+            _ => None,
+        }
+    }
+}
+
 impl Action {
     /// Its `do` in a scenario file (`"acquire"`, `"clock-jump"`, …), without serialising it.
     pub fn name(&self) -> &'static str {

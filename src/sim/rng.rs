@@ -22,10 +22,12 @@ impl Rng {
 
     /// Uniform in `0..=max`.
     pub fn upto(&mut self, max: u64) -> u64 {
-        if max == 0 {
-            0
-        } else {
-            self.next_u64() % (max + 1)
+        match max.checked_add(1) {
+            // Nothing drawn: a run without jitter keeps the sequence it always had.
+            Some(1) => 0,
+            Some(n) => self.next_u64() % n,
+            // 0..=u64::MAX: every value.
+            None => self.next_u64(),
         }
     }
 }
@@ -43,5 +45,8 @@ mod tests {
         assert_eq!(xs, ys);
         assert!(xs.iter().all(|x| *x <= 10));
         assert_ne!(Rng::new(8).next_u64(), Rng::new(7).next_u64());
+        // The whole range, without a remainder by zero.
+        assert_ne!(a.upto(u64::MAX), a.upto(u64::MAX));
+        assert_eq!(a.upto(0), 0);
     }
 }

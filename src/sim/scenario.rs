@@ -4,7 +4,7 @@
 //! the settings a scenario contrasts (a receiver policy, dedup on or off, a persisted
 //! coordinator or not) and what the run must show under each.
 
-use super::action::Action;
+use super::action::{Action, MAX_AMOUNT, MAX_TICKS};
 use super::invariant::ViolationKind;
 use super::message::NetworkSpec;
 use super::request::Reason;
@@ -15,6 +15,19 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 pub const FORMAT_VERSION: u32 = 1;
+
+/// The most locks, workers or resources a scenario may have.
+pub const MAX_NODES: usize = 64;
+/// The most replicas a coordinator or an issuer may have.
+pub const MAX_REPLICAS: usize = 16;
+/// The most steps a script may have, and actions one step may take.
+pub const MAX_SCRIPT_STEPS: usize = 10_000;
+pub const MAX_STEP_ACTIONS: usize = 1_000;
+/// How far a clock may start from true time, and how fast it may run (in thousandths).
+pub const MAX_CLOCK_OFFSET: i64 = 1_000_000_000_000;
+pub const MAX_RATE_PERMILLE: u32 = 100_000;
+/// How far from zero an issuer's first token may be.
+pub const MAX_TOKEN_START: i64 = 1_000_000_000_000_000;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -317,6 +330,105 @@ impl Scenario {
     }
 
     /// Every script action, with the path a file error would name.
+    /// Sizes and numbers within the ranges docs/scenario-format.md gives: large enough for
+    /// any lesson, small enough that no run can overflow a clock or exhaust memory.
+    fn check_ranges(&self) -> Result<(), String> {
+        fn within<T: PartialOrd + std::fmt::Display>(
+            path: &str,
+            x: T,
+            lo: T,
+            hi: T,
+        ) -> Result<(), String> {
+            if x < lo || x > hi {
+                return Err(format!("{path}: must be from {lo} to {hi}, not {x}"));
+            }
+            Ok(())
+        }
+        let t = MAX_TICKS;
+        within("locks (how many)", self.locks.len(), 1, MAX_NODES)?;
+        within("workers (how many)", self.workers.len(), 0, MAX_NODES)?;
+        within("resources (how many)", self.resources.len(), 0, MAX_NODES)?;
+        within(
+            "script (how many steps)",
+            self.script.len(),
+            0,
+            MAX_SCRIPT_STEPS,
+        )?;
+        within("network.delay", self.network.delay, 1, t)?;
+        within("network.jitter", self.network.jitter, 0, t)?;
+        within(
+            "coordinator.replicas",
+            self.coordinator.replicas,
+            1,
+            MAX_REPLICAS,
+        )?;
+        let clock = |path: &str, c: &Clock| -> Result<(), String> {
+            within(
+                &format!("{path}.offset"),
+                c.offset,
+                -MAX_CLOCK_OFFSET,
+                MAX_CLOCK_OFFSET,
+            )?;
+            within(
+                &format!("{path}.rate_permille"),
+                c.rate_permille,
+                0,
+                MAX_RATE_PERMILLE,
+            )
+        };
+        clock("coordinator.clock", &self.coordinator.clock)?;
+        for (i, l) in self.locks.iter().enumerate() {
+            within(&format!("locks[{i}].ttl"), l.ttl, 1, t)?;
+            let (start, replicas) = match &l.issuer {
+                IssuerKind::Counter { start } | IssuerKind::Epoch { start } => (*start, 1),
+                IssuerKind::IndependentCounters { start, replicas } => (*start, *replicas),
+                IssuerKind::WallClock => (0, 1),
+            };
+            within(
+                &format!("locks[{i}].issuer.start"),
+                start,
+                -MAX_TOKEN_START,
+                MAX_TOKEN_START,
+            )?;
+            within(
+                &format!("locks[{i}].issuer.replicas"),
+                replicas,
+                1,
+                MAX_REPLICAS,
+            )?;
+        }
+        for (i, w) in self.workers.iter().enumerate() {
+            clock(&format!("workers[{i}].clock"), &w.clock)?;
+            if let Some(r) = w.renew_every {
+                within(&format!("workers[{i}].renew_every"), r, 1, t)?;
+            }
+        }
+        for (i, r) in self.resources.iter().enumerate() {
+            if let ResourceKind::Account { balance } = &r.kind {
+                within(
+                    &format!("resources[{i}].kind.account.balance"),
+                    *balance,
+                    -MAX_AMOUNT,
+                    MAX_AMOUNT,
+                )?;
+            }
+        }
+        for (i, st) in self.script.iter().enumerate() {
+            within(
+                &format!("script[{i}].do (how many actions)"),
+                st.actions.len(),
+                0,
+                MAX_STEP_ACTIONS,
+            )?;
+        }
+        for (path, a) in self.script_actions() {
+            if let Some((field, why)) = a.out_of_range() {
+                return Err(format!("{path}.{field}: {why}"));
+            }
+        }
+        Ok(())
+    }
+
     pub fn script_actions(&self) -> impl Iterator<Item = (String, &Action)> {
         self.script.iter().enumerate().flat_map(|(i, st)| {
             st.actions
@@ -326,13 +438,20 @@ impl Scenario {
         })
     }
 
-    /// Checks a parsed scenario for what its types cannot say: version, names, references.
+    /// Checks a parsed scenario for what its types cannot say: version, names, references,
+    /// and every number within its documented range (under each variant too).
     pub fn validate(&self) -> Result<(), String> {
         if self.version != FORMAT_VERSION {
             return Err(format!(
                 "version: this build reads scenario format {FORMAT_VERSION}, the file says {}",
                 self.version
             ));
+        }
+        self.check_ranges()?;
+        for (k, v) in self.variants.iter().enumerate() {
+            self.with_variant(v)
+                .check_ranges()
+                .map_err(|e| format!("variants[{k}] (“{}”) makes {e}", v.name))?;
         }
         if self.locks.is_empty() {
             return Err("locks: a scenario needs at least one lock".into());

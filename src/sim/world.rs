@@ -214,6 +214,9 @@ impl World {
     /// Whether `action` may be taken now, and if not, why.
     pub fn check(&self, action: &Action) -> Result<(), ActionError> {
         use Action::*;
+        if let Some((_, why)) = action.out_of_range() {
+            return refuse(why);
+        }
         if let Some(name) = action.worker() {
             let w = &self.workers[self.wi(name)?];
             let needs_running = !matches!(
@@ -282,9 +285,6 @@ impl World {
             CompleteWrite { resource, .. } => {
                 // Nothing waiting is not an error: a script written for check-then-write runs under every policy.
                 self.ri(resource)?;
-            }
-            Advance { ticks } if *ticks == 0 || *ticks > 100_000 => {
-                return refuse("advance takes 1 to 100000 ticks");
             }
             Await {
                 worker,

@@ -59,7 +59,8 @@ pub fn use_keyboard(state: &AppCtx) {
 }
 
 /// The URL hash: a link (`#v1.…`) in it is opened at start-up and whenever the hash changes
-/// (back and forward between linked views). Anything else in the hash is left alone.
+/// (back and forward between linked views); anything else there but `#panic` is a link that
+/// could not be read, and says so (`link::fragment_to_open`).
 #[hook]
 pub fn use_link(state: &AppCtx) {
     let dispatcher = state.dispatcher();
@@ -68,8 +69,8 @@ pub fn use_link(state: &AppCtx) {
             let hash = web_sys::window()
                 .and_then(|w| w.location().hash().ok())
                 .unwrap_or_default();
-            if let Some(link) = hash.strip_prefix('#').filter(|h| h.starts_with('v')) {
-                dispatcher.dispatch(Msg::OpenLink(link.to_string()));
+            if let Some(link) = crate::link::fragment_to_open(&hash) {
+                dispatcher.dispatch(Msg::OpenLink(link));
             }
         };
         open();
