@@ -12,7 +12,7 @@
 use crate::presets;
 use crate::sim::action::{Action, MsgSel};
 use crate::sim::resource::Policy;
-use crate::sim::run::{Replayed, Run};
+use crate::sim::run::{Entry, Replayed, Run};
 use crate::sim::{Scenario, World};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -125,11 +125,37 @@ impl Link {
         Ok(run)
     }
 
-    /// The fragment text (without `#`).
+    /// The fragment text (without `#`). Short forms need the world each action was taken in,
+    /// so this replays the link; [`Link::encode_from`] reads them from a run instead.
     pub fn encode(&self) -> String {
+        let mut worlds = Vec::new();
+        if let Ok(mut probe) = self.clone_without_actions().to_run() {
+            for a in &self.actions {
+                worlds.push(probe.world().clone());
+                if probe.act(a.clone()).is_err() {
+                    break;
+                }
+            }
+        }
+        let worlds: Vec<&World> = worlds.iter().collect();
+        self.write(&worlds)
+    }
+
+    /// The fragment text of the link [`Link::of`] made from `run`, with the worlds the run
+    /// already keeps: no replay, so copying a link late in a long run costs no more than early.
+    pub fn encode_from(&self, run: &Run) -> String {
+        let worlds: Vec<&World> = (1..=run.len())
+            .filter(|&i| matches!(run.entry(i), Some(Entry::User(_))))
+            .filter_map(|i| run.world_at(i - 1))
+            .collect();
+        self.write(&worlds)
+    }
+
+    /// `worlds[k]` is the world action `k` was taken in; without all of them, every action is
+    /// written in its long (JSON) form.
+    fn write(&self, worlds: &[&World]) -> String {
         let mut w = Writer::default();
         w.byte(LINK_VERSION);
-        let mut replay: Option<Run> = None;
         match &self.scenario {
             ScenarioRef::Preset(id) => {
                 w.byte(0);
@@ -153,17 +179,11 @@ impl Link {
         }
         w.varint(self.script_steps as u64);
         w.varint(self.actions.len() as u64);
-        // Short forms need the world each action was taken in (names → indices, default writes).
-        if let Ok(mut probe) = self.clone_without_actions().to_run() {
-            for a in &self.actions {
-                encode_action(&mut w, probe.world(), a);
-                if probe.act(a.clone()).is_err() {
-                    break;
-                }
+        if worlds.len() == self.actions.len() {
+            for (a, world) in self.actions.iter().zip(worlds) {
+                encode_action(&mut w, world, a);
             }
-            replay = Some(probe);
-        }
-        if replay.is_none() {
+        } else {
             for a in &self.actions {
                 w.json_action(a);
             }

@@ -221,3 +221,24 @@ fn every_fragment_but_an_empty_one_is_opened_or_explained() {
         assert!(Link::decode(&text).is_err(), "{h}");
     }
 }
+
+#[test]
+fn a_run_encodes_its_link_without_replaying_it_and_gets_the_same_text() {
+    for n in [0usize, 1, 7, 40, 200] {
+        let choices: Vec<u16> = (0..n as u16).map(|i| i.wrapping_mul(7919) ^ 0x55).collect();
+        let mut run = sandbox_session(&choices);
+        run.seek(run.len() / 2);
+        let link = link_of(&run);
+        assert_eq!(link.encode_from(&run), link.encode(), "{n} actions");
+    }
+    // A scripted run the user took over.
+    let s = presets::get("paused-writer").unwrap();
+    let mut run = Run::new(&s, s.variants.first());
+    for _ in 0..4 {
+        run.step_forward().unwrap();
+    }
+    run.act(Action::Advance { ticks: 2 }).unwrap();
+    let link = link_of(&run);
+    assert_eq!(link.encode_from(&run), link.encode());
+    assert_eq!(Link::decode(&link.encode_from(&run)).unwrap(), link);
+}

@@ -507,7 +507,7 @@ impl AppState {
             Some(_) => ScenarioRef::Preset(id),
             None => ScenarioRef::Inline(Box::new(self.current().clone())),
         };
-        Link::of(&self.run, scenario, policy, None).encode()
+        Link::of(&self.run, scenario, policy, None).encode_from(&self.run)
     }
 
     /// Show a decoded link's run.
