@@ -82,6 +82,9 @@ pub struct Run {
     pub variant: Option<String>,
     frames: Vec<Rc<Frame>>,
     cursor: usize,
+    /// The first frame the user made, if any: before it every frame is a script step in
+    /// order, so what the script does next is known without scanning the frames.
+    first_user: Option<usize>,
 }
 
 impl Run {
@@ -102,6 +105,7 @@ impl Run {
                 entry: Entry::Start,
             })],
             cursor: 0,
+            first_user: None,
         }
     }
 
@@ -193,9 +197,13 @@ impl Run {
     }
 
     pub fn has_user_actions(&self) -> bool {
-        self.frames[..=self.cursor]
-            .iter()
-            .any(|f| matches!(f.entry, Entry::User(_)))
+        self.first_user.is_some_and(|u| u <= self.cursor)
+    }
+
+    /// The first step the user took on this run's frames, if any (`branch` is the script
+    /// steps before it, then the user's actions).
+    pub fn first_user_step(&self) -> Option<usize> {
+        self.first_user
     }
 
     /// The narration of the script step the current frame came from: the step's words for
@@ -215,14 +223,13 @@ impl Run {
 
     /// The next script step, unless the user has taken over on this branch.
     pub fn next_script_step(&self) -> Option<usize> {
-        let mut next = 0;
-        for f in &self.frames[..=self.cursor] {
-            match f.entry {
-                Entry::Script(i) => next = i + 1,
-                Entry::User(_) => return None,
-                Entry::Start => {}
-            }
+        if self.has_user_actions() {
+            return None;
         }
+        let next = match self.frames[self.cursor].entry {
+            Entry::Script(i) => i + 1,
+            _ => 0,
+        };
         (next < self.scenario.script.len()).then_some(next)
     }
 
@@ -331,6 +338,10 @@ impl Run {
         let forked = self.cursor < self.len();
         let events_end = self.frames[self.cursor].events_end + new_events.len();
         self.frames.truncate(self.cursor + 1);
+        self.first_user = self.first_user.filter(|&u| u <= self.cursor);
+        if matches!(entry, Entry::User(_)) && self.first_user.is_none() {
+            self.first_user = Some(self.cursor + 1);
+        }
         self.frames.push(Rc::new(Frame {
             world,
             events: new_events,
@@ -339,5 +350,45 @@ impl Run {
         }));
         self.cursor += 1;
         Ok(forked)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `next_script_step` and `has_user_actions` mean, by scanning every frame.
+    fn scanned(run: &Run) -> (Option<usize>, bool) {
+        let mut next = 0;
+        for f in &run.frames[..=run.cursor] {
+            match f.entry {
+                Entry::Script(i) => next = i + 1,
+                Entry::User(_) => return (None, true),
+                Entry::Start => {}
+            }
+        }
+        ((next < run.scenario.script.len()).then_some(next), false)
+    }
+
+    #[test]
+    fn the_remembered_first_user_step_answers_as_a_scan_would() {
+        let s = crate::presets::get("paused-writer").unwrap();
+        let mut run = Run::new(&s, s.variants.first());
+        // A fixed walk: forward, back, acting, forking in the past.
+        let mut x: u32 = 7;
+        for _ in 0..400 {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            match (x >> 16) % 5 {
+                0 | 1 => drop(run.step_forward()),
+                2 => drop(run.step_back()),
+                3 => drop(run.act(Action::Advance { ticks: 1 })),
+                _ => run.seek(((x >> 8) as usize) % (run.len() + 1)),
+            }
+            assert_eq!(
+                (run.next_script_step(), run.has_user_actions()),
+                scanned(&run)
+            );
+        }
+        assert!(run.first_user_step().is_some());
     }
 }

@@ -88,15 +88,11 @@ pub fn policy_options(s: &Scenario) -> PolicyOptions {
 
 /// How many steps the current branch will have once its script has run out: the scrub range.
 pub fn planned_len(run: &Run) -> usize {
-    let mut script_steps = 0;
-    for i in 1..=run.len() {
-        match run.entry(i) {
-            Some(Entry::User(_)) => return run.len(),
-            Some(Entry::Script(_)) => script_steps += 1,
-            _ => {}
-        }
+    match run.first_user_step() {
+        Some(_) => run.len(),
+        // Every step so far is a script step.
+        None => run.len() + run.scenario.script.len().saturating_sub(run.len()),
     }
-    run.len() + run.scenario.script.len().saturating_sub(script_steps)
 }
 
 /// What produced the current step, in words: `Script step 3 of 11`, `Your action: …`.
