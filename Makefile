@@ -58,6 +58,7 @@ test: setup-test
 	$(MAKE) --no-print-directory test-wasm
 	$(MAKE) --no-print-directory fetch
 	trunk build --release --offline
+	node scripts/size-check.js dist
 	mdbook build docs/guide --dest-dir $(CURDIR)/target/site
 	rm -rf target/site/app && cp -r dist target/site/app
 	$(MAKE) --no-print-directory test-e2e

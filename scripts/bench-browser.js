@@ -108,30 +108,7 @@ function loadChromium() {
 
 // ---------- (a) sizes ----------
 
-function walk(dir) {
-  const out = [];
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...walk(p));
-    else out.push(p);
-  }
-  return out;
-}
-
-function sizes(dist) {
-  const files = walk(dist).filter((f) => /\.(html|js|wasm|css)$/.test(f));
-  const rows = files.map((f) => {
-    const buf = fs.readFileSync(f);
-    return {
-      file: path.relative(dist, f),
-      raw: buf.length,
-      gzip: zlib.gzipSync(buf, { level: 9 }).length,
-    };
-  });
-  rows.sort((a, b) => b.gzip - a.gzip);
-  const total = rows.reduce((s, r) => ({ raw: s.raw + r.raw, gzip: s.gzip + r.gzip }), { raw: 0, gzip: 0 });
-  return { files: rows, total };
-}
+const { sizes } = require('./size-check');
 
 // ---------- server ----------
 
