@@ -10,7 +10,7 @@
 //! in well under 2,000 characters. Anything without a short form is carried as JSON.
 
 use crate::presets;
-use crate::sim::action::{Action, MsgSel};
+use crate::sim::action::{Action, MsgSel, MAX_RUN_TICKS};
 use crate::sim::resource::Policy;
 use crate::sim::run::{Entry, Replayed, Run};
 use crate::sim::{Scenario, World};
@@ -103,6 +103,9 @@ impl Link {
                     }
                     Replayed::Script { index, error } => {
                         format!("script step {}: {error}", index + 1)
+                    }
+                    too_long @ Replayed::TooLong { .. } => {
+                        format!("the link asks too much: {too_long}")
                     }
                     Replayed::Action {
                         index,
@@ -269,11 +272,19 @@ impl Link {
         };
         // Decoding short forms needs the world at each action: replay as we read.
         let mut probe = link.clone_without_actions().to_run()?;
+        // Time the script let pass, then each action's: refused before the page is kept busy.
+        let mut ticks: u64 = probe.world().now;
         for i in 0..count {
             let a = decode_action(&mut r, probe.world()).map_err(|e| match e {
                 None => truncated(),
                 Some(why) => LinkError(format!("action {} of the link: {why}", i + 1)),
             })?;
+            ticks = ticks.saturating_add(a.ticks_run());
+            if ticks > MAX_RUN_TICKS {
+                return bad(format!(
+                    "the link asks too much: it lets more than the {MAX_RUN_TICKS} ticks a run may pass"
+                ));
+            }
             probe.act(a.clone()).map_err(|e| {
                 LinkError(format!(
                     "action {} of the link ({a}) cannot be replayed: {e}",

@@ -1089,7 +1089,12 @@ fn render_bad_input() {
 fn numbers_out_of_range_are_refused_with_their_path() {
     let dir = Scratch::new("ranges");
     type Case = (&'static str, fn(&mut Value), &'static str);
-    let cases: [Case; 8] = [
+    let cases: [Case; 9] = [
+        (
+            "script ticks",
+            |s| s["script"][0]["do"] = json!(vec![json!({"do": "advance", "ticks": 100_000}); 11]),
+            "script (ticks of advance and await in all): must be from 0 to 1000000",
+        ),
         (
             "jitter",
             |s| s["network"] = json!({"delay": 1, "jitter": u64::MAX}),

@@ -242,3 +242,19 @@ fn a_run_encodes_its_link_without_replaying_it_and_gets_the_same_text() {
     assert_eq!(link.encode_from(&run), link.encode());
     assert_eq!(Link::decode(&link.encode_from(&run)).unwrap(), link);
 }
+
+#[test]
+fn a_link_that_would_keep_the_page_busy_is_refused_at_once() {
+    let s = presets::get("sandbox").unwrap();
+    let run = Run::new(&s, None);
+    let mut link = link_of(&run);
+    // 1,000 × advance 100000 took a page 12 s; anything past a million ticks is refused.
+    link.actions = vec![Action::Advance { ticks: 100_000 }; 11];
+    let e = Link::decode(&link.encode()).unwrap_err().to_string();
+    assert!(
+        e.contains("more than the 1000000 ticks a run may pass"),
+        "{e}"
+    );
+    link.actions = vec![Action::Advance { ticks: 100_000 }; 10];
+    assert!(Link::decode(&link.encode()).is_ok());
+}

@@ -242,10 +242,24 @@ pub const MAX_STEP_TICKS: Tick = 100_000;
 /// arithmetic can overflow.
 pub const MAX_TICKS: Tick = 1_000_000_000;
 
+/// The most time a whole run may let pass by `advance` and `await`, which run tick by tick:
+/// a scenario's script, or a link's or a file's steps replayed, are refused past it rather
+/// than keep a page busy for seconds. Ten thousand times the longest preset.
+pub const MAX_RUN_TICKS: Tick = 1_000_000;
+
 /// The largest amount a debit, credit or balance may name.
 pub const MAX_AMOUNT: i64 = 1_000_000_000_000;
 
 impl Action {
+    /// How many ticks this action may run, tick by tick, at most (`advance`, `await`).
+    pub fn ticks_run(&self) -> Tick {
+        match self {
+            Action::Advance { ticks } => *ticks,
+            Action::Await { within, .. } => within.unwrap_or(AWAIT_DEFAULT_TICKS),
+            _ => 0,
+        }
+    }
+
     /// The field of this action outside its documented range (docs/scenario-format.md), and
     /// why; checked when a file is read and again before any action is taken.
     pub fn out_of_range(&self) -> Option<(&'static str, String)> {

@@ -5,7 +5,7 @@
 //! The app clones its state on every message, so this is what keeps a step cheap late in a
 //! long run. Each frame keeps the events its step caused.
 
-use super::action::Action;
+use super::action::{Action, MAX_RUN_TICKS};
 use super::event::Event;
 use super::scenario::{Scenario, Variant};
 use super::world::{ActionError, World};
@@ -38,6 +38,8 @@ pub enum Replayed {
     ScriptEnded { wanted: usize, has: usize },
     /// Script step `index` (from 0) was refused.
     Script { index: usize, error: ActionError },
+    /// It would let more time pass than a run may (`MAX_RUN_TICKS`).
+    TooLong { ticks: u64 },
     /// The user's action `index` (from 0) was refused.
     Action {
         index: usize,
@@ -56,6 +58,10 @@ impl std::fmt::Display for Replayed {
             Replayed::Script { index, error } => {
                 write!(f, "script step {} was refused: {error}", index + 1)
             }
+            Replayed::TooLong { ticks } => write!(
+                f,
+                "it lets {ticks} ticks pass, more than the {MAX_RUN_TICKS} a run may"
+            ),
             Replayed::Action {
                 index,
                 action,
@@ -281,6 +287,18 @@ impl Run {
         actions: &[Action],
     ) -> Result<Run, Box<Refused>> {
         let mut run = Run::new(base, variant);
+        let ticks: u64 = base.script[..script_steps.min(base.script.len())]
+            .iter()
+            .flat_map(|st| st.actions.iter())
+            .chain(actions)
+            .map(Action::ticks_run)
+            .fold(0, u64::saturating_add);
+        if ticks > MAX_RUN_TICKS {
+            return Err(Box::new(Refused {
+                run,
+                what: Replayed::TooLong { ticks },
+            }));
+        }
         for i in 0..script_steps {
             match run.step_forward() {
                 Ok(true) => {}

@@ -4,7 +4,7 @@
 //! the settings a scenario contrasts (a receiver policy, dedup on or off, a persisted
 //! coordinator or not) and what the run must show under each.
 
-use super::action::{Action, MAX_AMOUNT, MAX_TICKS};
+use super::action::{Action, MAX_AMOUNT, MAX_RUN_TICKS, MAX_TICKS};
 use super::invariant::ViolationKind;
 use super::message::NetworkSpec;
 use super::request::Reason;
@@ -426,6 +426,16 @@ impl Scenario {
                 return Err(format!("{path}.{field}: {why}"));
             }
         }
+        let ticks = self
+            .script_actions()
+            .map(|(_, a)| a.ticks_run())
+            .fold(0, u64::saturating_add);
+        within(
+            "script (ticks of advance and await in all)",
+            ticks,
+            0,
+            MAX_RUN_TICKS,
+        )?;
         Ok(())
     }
 
