@@ -13,7 +13,7 @@ export CHROMEDRIVER ?= /usr/bin/chromedriver
 ADDRESS ?= 127.0.0.1
 PORT ?= 8080
 
-.PHONY: help setup setup-build setup-test fetch build site serve serve-dist test test-native test-wasm test-e2e bench fmt-check clean distclean
+.PHONY: help setup setup-build setup-test fetch build site serve serve-dist test test-native test-wasm test-e2e bench fuzz fmt-check clean distclean
 
 help:
 	@echo "make serve      build and serve the app on http://$(ADDRESS):$(PORT)/ (trunk serve)"
@@ -22,6 +22,7 @@ help:
 	@echo "make site       the guide (docs/guide, mdbook) and the app in one static folder -> target/site/"
 	@echo "make test       native cargo tests, wasm browser tests (tests/wasm_*.rs), release build, Playwright e2e"
 	@echo "make bench      cargo bench (+ node scripts/bench-browser.js if present)"
+	@echo "make fuzz       a million hostile inputs per decoder (scenario, link, action list, embed query)"
 	@echo "make setup      install every tool the build and tests need (only what is missing)"
 	@echo "make fmt-check  cargo fmt --check"
 	@echo "make clean      remove build output (distclean also removes tools/ and node_modules/)"
@@ -82,6 +83,10 @@ test-e2e:
 	if [ $${#specs[@]} -eq 0 ]; then echo "e2e: none (no e2e/*.spec.js)"; exit 0; fi; \
 	mkdir -p target/screenshots; \
 	npx playwright test
+
+# The decoders under a million hostile inputs each (tests/fuzz.rs; `make test` runs a slice).
+fuzz:
+	FUZZ_CASES=$${FUZZ_CASES:-1000000} cargo test --release --test fuzz -- --nocapture --test-threads 1
 
 bench: setup-build
 	cargo bench

@@ -4,9 +4,10 @@
 //! (generation), independent of what the token issuer claimed. That is what lets it
 //! call a write stale even when a broken issuer gave the stale writer a larger token.
 
+use super::shared_set::SharedSet;
 use super::time::Tick;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -101,8 +102,9 @@ pub struct Ghost {
     pub latest_grant: BTreeMap<String, u32>,
     /// Per resource: the newest generation whose write was applied there, and that request.
     pub newest_applied: BTreeMap<String, (u32, String)>,
-    /// (resource, op id) pairs whose effect has been applied.
-    pub executed: BTreeSet<(String, String)>,
+    /// (resource, op id) pairs whose effect has been applied: a set that grows with every
+    /// applied write, so it is shared between snapshots (`SharedSet`).
+    pub executed: SharedSet<(String, String)>,
     /// Multi-object operations sent as separate writes: op id → per target, its part once known.
     pub multi: BTreeMap<String, BTreeMap<String, Option<Part>>>,
     pub violations: Vec<Violation>,

@@ -20,6 +20,7 @@ pub mod resource;
 pub mod rng;
 pub mod run;
 pub mod scenario;
+pub mod shared_set;
 pub mod time;
 pub mod token;
 pub mod worker;
