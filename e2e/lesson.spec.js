@@ -132,3 +132,25 @@ for (const width of [360, 1280]) {
     });
   }
 }
+
+test('keyboard only: pick a policy, step to the verdict, and back to the start', async ({ page, pageErrors }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/');
+  await expect(button(page, 'Step forward')).toBeVisible({ timeout: 20_000 });
+  // Tab reaches the scenario picker first, then the policy picker; arrows choose in a select
+  await page.keyboard.press('Tab');
+  await expect(picker(page, 'Scenario')).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(picker(page, 'Receiver policy')).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(picker(page, 'Receiver policy')).toHaveValue('unfenced');
+  // Arrows in a select are the select's; from a button they step the story
+  await page.keyboard.press('Tab');
+  await expect(button(page, 'Copy link')).toBeFocused();
+  for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowRight');
+  await expect(narration(page).locator('.entry')).toContainText('Script step 10 of');
+  await expect(narration(page).locator('.verdict.broken')).toContainText(/stale overwrite/i);
+  await page.keyboard.press('Home');
+  await expect(narration(page).locator('.entry')).toContainText('The start');
+  expect(pageErrors).toEqual([]);
+});
