@@ -61,8 +61,16 @@ pub(crate) fn copy_to_clipboard(window: &web_sys::Window, text: &str) {
     if let Ok(c) = clipboard {
         if let Ok(write) = js_sys::Reflect::get(&c, &JsValue::from_str("writeText")) {
             if let Ok(f) = write.dyn_into::<js_sys::Function>() {
-                // The promise may reject (no permission): nothing depends on it.
-                let _ = f.call1(&c, &JsValue::from_str(text));
+                // The promise may reject (no permission): nothing depends on it, but an
+                // unhandled rejection is an error in the console, so it is caught.
+                if let Ok(promise) = f.call1(&c, &JsValue::from_str(text)) {
+                    let ignore = wasm_bindgen::closure::Closure::once_into_js(|_: JsValue| {});
+                    if let Ok(catch) = js_sys::Reflect::get(&promise, &JsValue::from_str("catch"))
+                        .and_then(|f| f.dyn_into::<js_sys::Function>())
+                    {
+                        let _ = catch.call1(&promise, &ignore);
+                    }
+                }
             }
         }
     }

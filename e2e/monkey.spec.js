@@ -1,0 +1,101 @@
+// A monkey: seeded random clicks on every enabled button, choices in every select, shortcut
+// keys and open/close of every tool, at a laptop's width and a phone's. Whatever it does,
+// the page must throw nothing, log no error, never show the panic panel, and its JS heap
+// must stay within a bound of where it started.
+//
+// MONKEY_ACTIONS sets how many actions per width (1,000 in `make test`; the issue's 10,000:
+// `MONKEY_ACTIONS=10000 npx playwright test e2e/monkey.spec.js`). MONKEY_SEED changes the seed.
+'use strict';
+const { test, expect, button } = require('./helpers');
+
+const ACTIONS = Number(process.env.MONKEY_ACTIONS || 1000);
+const SEED = Number(process.env.MONKEY_SEED || 20261204);
+// Heap growth allowed over the run: the run's own frames grow with every action taken.
+const HEAP_GROWTH_MB = 16;
+
+// Buttons the monkey leaves alone: ones that open a file chooser or leave the page, and
+// long searches (the explorer and the lab have tests of their own; here they would only
+// make the run slow).
+const SKIP = /^(Import JSON|Explore|Run)$/;
+
+async function monkey(page, seed, n) {
+  return page.evaluate(async ({ seed, n, skip }) => {
+    let s = seed >>> 0;
+    const rand = () => {
+      // mulberry32
+      s = (s + 0x6d2b79f5) >>> 0;
+      let t = s;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const pick = (xs) => xs[Math.floor(rand() * xs.length)];
+    const skipRe = new RegExp(skip);
+    const keys = ['ArrowRight', 'ArrowRight', 'ArrowLeft', 'Home', 'End', ' ', '?', 'Escape'];
+    const done = { clicks: 0, selects: 0, keys: 0, tools: 0 };
+    for (let i = 0; i < n; i++) {
+      const r = rand();
+      if (r < 0.6) {
+        const bs = [...document.querySelectorAll('button:not([disabled])')]
+          .filter((b) => b.offsetParent !== null && !skipRe.test(b.textContent.trim()));
+        if (bs.length) {
+          pick(bs).click();
+          done.clicks++;
+        }
+      } else if (r < 0.72) {
+        const sels = [...document.querySelectorAll('select:not([disabled])')].filter((x) => x.offsetParent !== null);
+        if (sels.length) {
+          const sel = pick(sels);
+          const opts = [...sel.options].filter((o) => !o.disabled);
+          if (opts.length) {
+            sel.value = pick(opts).value;
+            sel.dispatchEvent(new Event('change', { bubbles: true }));
+            done.selects++;
+          }
+        }
+      } else if (r < 0.95) {
+        document.activeElement && document.activeElement.blur && document.activeElement.blur();
+        document.dispatchEvent(new KeyboardEvent('keydown', { key: pick(keys), bubbles: true, cancelable: true }));
+        done.keys++;
+      } else {
+        const ds = [...document.querySelectorAll('details')];
+        if (ds.length) {
+          const d = pick(ds);
+          d.open = !d.open;
+          done.tools++;
+        }
+      }
+      // Let the page render between actions, as between a person's clicks.
+      await new Promise((res) => setTimeout(res, 0));
+      const panel = document.getElementById('error-panel');
+      if (panel && !panel.hidden) return { ...done, panicAt: i, panic: panel.textContent.trim().slice(0, 300) };
+    }
+    return done;
+  }, { seed, n, skip: SKIP.source });
+}
+
+for (const width of [1280, 360]) {
+  test(`monkey at ${width} px: ${ACTIONS} random actions, no error, bounded heap`, async ({ page, pageErrors }) => {
+    test.setTimeout(60_000 + ACTIONS * 60);
+    const consoleErrors = [];
+    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    // A download (Export) or a dialog must not stall the run.
+    page.on('dialog', (d) => d.dismiss());
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/');
+    await expect(button(page, 'Step forward')).toBeVisible({ timeout: 20_000 });
+    const heap = () => page.evaluate(() => (performance.memory ? performance.memory.usedJSHeapSize : 0));
+    const before = await heap();
+    const done = await monkey(page, SEED + width, ACTIONS);
+    expect(done.panicAt, `the panic panel appeared after action ${done.panicAt}: ${done.panic}`).toBeUndefined();
+    expect(done.clicks, JSON.stringify(done)).toBeGreaterThan(ACTIONS / 3);
+    await expect(page.locator('#error-panel')).toBeHidden();
+    // Still alive: the page answers a step.
+    await expect(page.getByRole('region', { name: 'Narration' })).toBeVisible();
+    const after = await heap();
+    console.log(`monkey at ${width} px: ${JSON.stringify(done)}; JS heap ${(before / 1048576).toFixed(1)} → ${(after / 1048576).toFixed(1)} MB`);
+    expect(pageErrors).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    expect((after - before) / 1048576, `JS heap ${before} → ${after} bytes`).toBeLessThan(HEAP_GROWTH_MB);
+  });
+}
