@@ -5,7 +5,7 @@
 const fs = require('fs');
 const path = require('path');
 const {
-  test, expect, shot, button, openApp, openPreset, playToEnd, eventLog, logLines, sandboxSession,
+  test, expect, shot, button, openApp, openPreset, playToEnd, eventLog, logLines, sandboxSession, parseSvgFile,
 } = require('./helpers');
 
 const status = (page) => page.getByRole('region', { name: 'Export and import' }).getByRole('status');
@@ -19,17 +19,10 @@ async function download(page, name) {
   return { name: dl.suggestedFilename(), bytes: fs.readFileSync(file) };
 }
 
-/** Parse SVG text with the browser's own XML parser: root name, parse errors, texts, width. */
+/** An exported SVG, parsed (see helpers' parseSvgFile): `texts` are those of text and title. */
 async function parseSvg(page, text) {
-  return page.evaluate((t) => {
-    const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
-    return {
-      root: doc.documentElement.localName,
-      errors: doc.getElementsByTagName('parsererror').length,
-      texts: [...doc.querySelectorAll('text, title')].map((e) => e.textContent.trim()),
-      width: Number(doc.documentElement.getAttribute('width')),
-    };
-  }, text);
+  const p = await parseSvgFile(page, text);
+  return { ...p, texts: p.all };
 }
 
 test('Export SVG and PNG of paused-writer at its end', async ({ page, pageErrors }) => {

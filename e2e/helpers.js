@@ -56,6 +56,22 @@ const test = base.test.extend({
     },
     { auto: true },
   ],
+  // Whatever the app's Content-Security-Policy refused, in any frame of any page of the
+  // test (scripts/csp.js): every test fails on one, as on a request that leaves 127.0.0.1.
+  cspViolations: [
+    async ({ context }, use) => {
+      const violations = [];
+      await context.exposeBinding('__fencingLabCsp', (_source, v) => violations.push(v));
+      await context.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (e) => {
+          window.__fencingLabCsp(`${e.violatedDirective} refused ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`);
+        });
+      });
+      await use(violations);
+      base.expect(violations, 'Content-Security-Policy violations').toEqual([]);
+    },
+    { auto: true },
+  ],
   // Uncaught exceptions in the page. Specs that expect none assert it is empty.
   pageErrors: [
     async ({ page }, use) => {
@@ -197,6 +213,34 @@ async function svgStrings(page) {
   });
 }
 
+/**
+ * Parse an exported SVG file's text with the browser's own XML parser, in a blank page of
+ * its own (a document parsed in the app's page would fall under the app's CSP, which refuses
+ * the file's inline <style>). Root name and namespace, parse errors, the <title>, the texts
+ * of <text> elements (`texts`) and of <text> and <title> (`all`), and the width.
+ */
+async function parseSvgFile(page, text) {
+  const blank = await page.context().newPage();
+  try {
+    return await blank.evaluate((t) => {
+      const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
+      const root = doc.documentElement;
+      const title = root.querySelector('title');
+      return {
+        root: root.localName,
+        ns: root.namespaceURI,
+        errors: doc.getElementsByTagName('parsererror').length,
+        title: title && title.textContent,
+        texts: [...root.querySelectorAll('text')].map((e) => e.textContent),
+        all: [...root.querySelectorAll('text, title')].map((e) => e.textContent.trim()),
+        width: Number(root.getAttribute('width')),
+      };
+    }, text);
+  } finally {
+    await blank.close();
+  }
+}
+
 /** Open a `<details class="tool">` section by its summary text; returns the section. */
 async function openTool(page, summary) {
   const section = page.locator('details.tool', { has: page.locator('summary', { hasText: summary }) });
@@ -231,6 +275,7 @@ module.exports = {
   svgStrings,
   inFlightButton,
   openTool,
+  parseSvgFile,
   presetTitles,
   isLocal,
   REQUEST_LOG,

@@ -4,7 +4,7 @@
 // main timeline, narrated as that run.
 'use strict';
 const fs = require('fs');
-const { test, expect, shot, button, openApp, picker, svgStrings } = require('./helpers');
+const { test, expect, shot, button, openApp, picker, svgStrings, parseSvgFile } = require('./helpers');
 
 const TITLES = [
   'Time to takeover after a crash',
@@ -72,17 +72,8 @@ test('the lab plots four charts against TTL and says no TTL is safe without fenc
   ]);
   expect(download.suggestedFilename()).toBe('fencing-lab-stale-writes.svg');
   const text = fs.readFileSync(await download.path(), 'utf8');
-  const svg = await page.evaluate((t) => {
-    const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
-    const root = doc.documentElement;
-    return {
-      errors: doc.getElementsByTagName('parsererror').length,
-      name: root.localName,
-      ns: root.namespaceURI,
-      title: root.querySelector('title') && root.querySelector('title').textContent,
-      texts: [...root.querySelectorAll('text')].map((e) => e.textContent),
-    };
-  }, text);
+  const parsed = await parseSvgFile(page, text);
+  const svg = { errors: parsed.errors, name: parsed.root, ns: parsed.ns, title: parsed.title, texts: parsed.texts };
   expect(svg.errors).toBe(0);
   expect(svg).toMatchObject({ name: 'svg', ns: 'http://www.w3.org/2000/svg', title: TITLES[3] });
   expect(svg.texts).toContain('No TTL is safe without fencing');

@@ -557,11 +557,13 @@ pub fn parse_point_id(s: &str) -> Option<(Metric, usize)> {
     Some((Metric::from_id(m)?, i.parse().ok()?))
 }
 
-/// Inline style, so an exported file looks the same anywhere. Every class starts with `lp`,
+/// Inline style, so an exported file looks the same anywhere; in the page the same rules come
+/// from static/style.css (a page under a strict Content-Security-Policy may not add a
+/// `<style>`; a test checks the page has every rule). Every class starts with `lp`,
 /// so the copy inside the page's SVGs styles nothing else on the page. `.lp-line` comes after
 /// the colour classes: a line has their stroke but never their fill (a path under a colour
 /// class with `fill` was drawn as a filled polygon down to the chart's first point).
-const STYLE: &str = ".lp{font:13px system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;fill:#1f2328}\
+pub const STYLE: &str = ".lp{font:13px system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;fill:#1f2328}\
 .lp-bg{fill:#fff}.lp-grid{stroke:#e1e5ea;stroke-width:1}.lp-axis{stroke:#57606a;stroke-width:1.2}\
 .lp-muted{fill:#57606a;font-size:12px}.lp-title{font-size:16px;font-weight:700}\
 .lp-main{stroke:#0969da;fill:#0969da}.lp-bad{stroke:#cf222e;fill:#cf222e}.lp-good{stroke:#1a7f37;fill:#1a7f37}\
@@ -651,10 +653,13 @@ pub fn svg(c: &Chart, mode: Mode) -> String {
         esc(&c.summary)
     ));
     o.push_str(&format!(
-        "<title>{}</title><desc>{}</desc><style>{STYLE}</style>",
+        "<title>{}</title><desc>{}</desc>",
         esc(c.kind.title()),
         esc(&c.summary)
     ));
+    if export {
+        o.push_str(&format!("<style>{STYLE}</style>"));
+    }
     o.push_str(&format!(
         "<rect class=\"lp-bg\" width=\"{}\" height=\"{}\"/>",
         num(W, 0),
@@ -765,6 +770,18 @@ pub fn file_name(c: &Chart) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_page_styles_its_charts_with_the_rules_an_export_carries() {
+        let css = include_str!("../../static/style.css");
+        for rule in STYLE.split_inclusive('}') {
+            assert!(css.contains(rule), "static/style.css lacks {rule}");
+        }
+        // And the page's SVG carries none of its own (a strict CSP refuses a `<style>`).
+        let c = &charts(&result())[0];
+        assert!(!svg(c, Mode::Page).contains("<style>"));
+        assert!(svg(c, Mode::Export).contains(&format!("<style>{STYLE}</style>")));
+    }
     use crate::sim::lab::{self, LabParams};
 
     fn result() -> LabResult {

@@ -9,6 +9,7 @@ use crate::view::layout::{
 };
 use gloo_events::EventListener;
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
 use web_sys::Element;
 use yew::prelude::*;
 
@@ -200,13 +201,35 @@ pub(crate) fn Diagram(p: &DiagramProps) -> Html {
             }
         });
     }
+    // The gutter's geometry set through the CSSOM, not `style` attributes: a strict
+    // Content-Security-Policy refuses inline style attributes, not style set by script.
+    let gutter = use_node_ref();
+    {
+        let (gutter, tl) = (gutter.clone(), tl.clone());
+        use_effect_with(Rc::as_ptr(&tl) as usize, move |_| {
+            if let Some(g) = gutter.cast::<web_sys::HtmlElement>() {
+                let _ = g
+                    .style()
+                    .set_property("height", &format!("{}px", tl.height));
+                let labels = g.children();
+                for (i, l) in tl.lanes.iter().enumerate() {
+                    if let Some(el) = labels
+                        .item(i as u32)
+                        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+                    {
+                        let _ = el.style().set_property("top", &format!("{}px", l.y));
+                        let _ = el.style().set_property("height", &format!("{}px", l.h));
+                    }
+                }
+            }
+        });
+    }
     html! {
         <>
         <div class="tl-wrap">
-            <div class="tl-gutter" aria-hidden="true" style={format!("height:{}px", tl.height)}>
+            <div class="tl-gutter" aria-hidden="true" ref={gutter.clone()}>
                 for l in tl.lanes.iter() {
-                    <div class={format!("lane-label lane-{}", lane_class(l.kind))} key={l.name.clone()}
-                        style={format!("top:{}px;height:{}px", l.y, l.h)}>
+                    <div class={format!("lane-label lane-{}", lane_class(l.kind))} key={l.name.clone()}>
                         <b>{l.name.clone()}</b><small>{l.detail.clone()}</small>
                     </div>
                 }
