@@ -10,12 +10,14 @@
 //! next deadline. The explorer is resumable (`run(budget)`) so a page can slice it.
 
 use super::action::{Action, MsgSel};
+use super::hash::FxHasher;
 use super::invariant::ViolationKind;
 use super::scenario::Scenario;
 use super::time::Tick;
 use super::world::World;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashSet, VecDeque};
+use std::hash::BuildHasherDefault;
 use std::hash::{Hash, Hasher};
 
 /// The limits of the search, shown with every report.
@@ -108,7 +110,9 @@ pub struct Explorer {
     bounds: Bounds,
     programs: Vec<Program>,
     queue: VecDeque<Node>,
-    seen: HashSet<u64>,
+    /// State keys seen. Deterministically hashed (`FxHasher`): std's default hasher is seeded
+    /// by the OS, which the model may not reach for.
+    seen: HashSet<u64, BuildHasherDefault<FxHasher>>,
     /// (parent trail index, action): enough to rebuild any path.
     trail: Vec<(Option<usize>, Action)>,
     states: usize,
@@ -181,7 +185,7 @@ impl Explorer {
             bounds,
             programs,
             queue: VecDeque::new(),
-            seen: HashSet::new(),
+            seen: HashSet::default(),
             trail: Vec::new(),
             states: 1,
             terminal: 0,
