@@ -272,8 +272,13 @@ impl Link {
         };
         // Decoding short forms needs the world at each action: replay as we read.
         let mut probe = link.clone_without_actions().to_run()?;
-        // Time the script let pass, then each action's: refused before the page is kept busy.
-        let mut ticks: u64 = probe.world().now;
+        // The time the script and each action ask for, counted as `Run::replay` counts it:
+        // refused before the page is kept busy replaying it.
+        let mut ticks = Action::ticks_asked(
+            probe.scenario.script[..link.script_steps.min(probe.scenario.script.len())]
+                .iter()
+                .flat_map(|st| st.actions.iter()),
+        );
         for i in 0..count {
             let a = decode_action(&mut r, probe.world()).map_err(|e| match e {
                 None => truncated(),
@@ -282,7 +287,8 @@ impl Link {
             ticks = ticks.saturating_add(a.ticks_run());
             if ticks > MAX_RUN_TICKS {
                 return bad(format!(
-                    "the link asks too much: it lets more than the {MAX_RUN_TICKS} ticks a run may pass"
+                    "the link asks too much: {}",
+                    Replayed::TooLong { ticks }
                 ));
             }
             probe.act(a.clone()).map_err(|e| {

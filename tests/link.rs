@@ -252,7 +252,9 @@ fn a_link_that_would_keep_the_page_busy_is_refused_at_once() {
     link.actions = vec![Action::Advance { ticks: 100_000 }; 11];
     let e = Link::decode(&link.encode()).unwrap_err().to_string();
     assert!(
-        e.contains("more than the 1000000 ticks a run may pass"),
+        e.contains(
+            "the link asks too much: it lets 1100000 ticks pass, more than the 1000000 a run may"
+        ),
         "{e}"
     );
     link.actions = vec![Action::Advance { ticks: 100_000 }; 10];

@@ -251,6 +251,15 @@ pub const MAX_RUN_TICKS: Tick = 1_000_000;
 pub const MAX_AMOUNT: i64 = 1_000_000_000_000;
 
 impl Action {
+    /// How many ticks these actions may run, tick by tick, at most: what `MAX_RUN_TICKS`
+    /// bounds, for a script, a replay and a link alike.
+    pub fn ticks_asked<'a>(actions: impl IntoIterator<Item = &'a Action>) -> Tick {
+        actions
+            .into_iter()
+            .map(Action::ticks_run)
+            .fold(0, Tick::saturating_add)
+    }
+
     /// How many ticks this action may run, tick by tick, at most (`advance`, `await`).
     pub fn ticks_run(&self) -> Tick {
         match self {

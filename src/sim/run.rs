@@ -185,7 +185,6 @@ impl Run {
             .collect()
     }
 
-    /// Whether the user acted on the current branch (cheaper than `user_actions`).
     /// The run's current branch as what reproduces it: the number of script steps taken
     /// before the user first acted, then the user's actions (script steps after that never
     /// ran on this branch). Links and exported files carry exactly this.
@@ -202,6 +201,7 @@ impl Run {
         (script_steps, actions)
     }
 
+    /// Whether the user acted on the current branch, up to the current step.
     pub fn has_user_actions(&self) -> bool {
         self.first_user.is_some_and(|u| u <= self.cursor)
     }
@@ -287,12 +287,12 @@ impl Run {
         actions: &[Action],
     ) -> Result<Run, Box<Refused>> {
         let mut run = Run::new(base, variant);
-        let ticks: u64 = base.script[..script_steps.min(base.script.len())]
-            .iter()
-            .flat_map(|st| st.actions.iter())
-            .chain(actions)
-            .map(Action::ticks_run)
-            .fold(0, u64::saturating_add);
+        let ticks = Action::ticks_asked(
+            base.script[..script_steps.min(base.script.len())]
+                .iter()
+                .flat_map(|st| st.actions.iter())
+                .chain(actions),
+        );
         if ticks > MAX_RUN_TICKS {
             return Err(Box::new(Refused {
                 run,

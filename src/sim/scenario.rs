@@ -426,10 +426,7 @@ impl Scenario {
                 return Err(format!("{path}.{field}: {why}"));
             }
         }
-        let ticks = self
-            .script_actions()
-            .map(|(_, a)| a.ticks_run())
-            .fold(0, u64::saturating_add);
+        let ticks = Action::ticks_asked(self.script_actions().map(|(_, a)| a));
         within(
             "script (ticks of advance and await in all)",
             ticks,

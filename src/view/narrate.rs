@@ -354,7 +354,7 @@ mod tests {
     }
 
     fn run(id: &str, p: Policy) -> Run {
-        let s = load_presets().into_iter().find(|s| s.id == id).unwrap();
+        let s = crate::presets::get(id).unwrap();
         let mut r = build_run(&s, &Choice::Policy(p));
         r.run_script().unwrap();
         r
@@ -451,10 +451,7 @@ mod tests {
 
     #[test]
     fn a_users_step_says_what_followed() {
-        let s = load_presets()
-            .into_iter()
-            .find(|s| s.id == "paused-writer")
-            .unwrap();
+        let s = crate::presets::get("paused-writer").unwrap();
         let mut r = build_run(&s, &Choice::Policy(Policy::HighestSeen));
         r.step_forward().unwrap(); // A asks
         r.act(Action::Advance { ticks: 1 }).unwrap();
@@ -475,10 +472,7 @@ mod tests {
     fn a_write_without_a_lease_says_why_it_carries_no_token() {
         use crate::sim::request::Op;
         use crate::sim::worker::WriteSpec;
-        let s = load_presets()
-            .into_iter()
-            .find(|s| s.id == "sandbox")
-            .unwrap();
+        let s = crate::presets::get("sandbox").unwrap();
         let write = |w: &str| Action::Write {
             worker: w.into(),
             write: WriteSpec {
@@ -511,10 +505,7 @@ mod tests {
 
     #[test]
     fn the_blank_sandbox_does_not_ask_for_play() {
-        let s = load_presets()
-            .into_iter()
-            .find(|s| s.id == "sandbox")
-            .unwrap();
+        let s = crate::presets::get("sandbox").unwrap();
         let r = build_run(&s, &Choice::default_for(&s));
         assert!(!say(&r, 0).contains("Press Play"));
     }

@@ -88,11 +88,14 @@ impl PartialEq for AppState {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Msg {
-    /// Load a scenario by index, under its default choice, at step 0.
+    /// Load a scenario by index, under its default choice, at step 0 — or, if the user acted
+    /// in it before leaving it, their run as they left it (`kept`). The run left behind is
+    /// kept in turn if the user acted in it. Loading the current scenario starts it over.
     Load(usize),
     /// Load the scenario with this id (used at start-up and from the URL).
     LoadId(String),
-    /// The same scenario under another variant or policy, at step 0.
+    /// The same scenario under another variant or policy: the branch replayed under it, at
+    /// the same step.
     Choose(Choice),
     /// The current scenario and choice again, from scratch (discards user actions).
     Reload,
@@ -544,9 +547,7 @@ impl AppState {
     /// Before the view moves to another scenario: keep the current run if the user acted in
     /// it. Returns the scenario's title when something was kept.
     fn leave(&mut self) -> Option<String> {
-        if self.run.branch().1.is_empty() {
-            return None;
-        }
+        self.run.first_user_step()?;
         self.kept
             .insert(self.scenario, (self.choice.clone(), self.run.clone()));
         Some(self.current().title.clone())
