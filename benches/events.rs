@@ -12,7 +12,10 @@ use fencing_lab::sim::{Action, Run, Scenario, World};
 use fencing_lab::view::layout;
 use fencing_lab::view::state::{AppState, Msg};
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Instant;
+
+mod harness;
+use harness::{fmt_time, measure, report};
 
 const TARGET_EVENTS: usize = 10_000;
 const CHOICE_SEED: u64 = 2024;
@@ -46,56 +49,6 @@ fn schedule(s: &Scenario, events: usize) -> (Vec<Action>, usize) {
         actions.push(a);
     }
     (actions, count)
-}
-
-struct Stats {
-    median: Duration,
-    min: Duration,
-    max: Duration,
-    samples: usize,
-}
-
-/// Time `f` (one iteration = one call): a warm-up, then `samples` timed calls.
-fn measure(samples: usize, mut f: impl FnMut()) -> Stats {
-    f();
-    let mut times: Vec<Duration> = (0..samples)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed()
-        })
-        .collect();
-    times.sort();
-    Stats {
-        median: times[times.len() / 2],
-        min: times[0],
-        max: times[times.len() - 1],
-        samples,
-    }
-}
-
-fn fmt_time(d: Duration) -> String {
-    let ns = d.as_nanos() as f64;
-    if ns >= 1e9 {
-        format!("{:.3} s", ns / 1e9)
-    } else if ns >= 1e6 {
-        format!("{:.3} ms", ns / 1e6)
-    } else if ns >= 1e3 {
-        format!("{:.2} µs", ns / 1e3)
-    } else {
-        format!("{ns:.0} ns")
-    }
-}
-
-fn report(name: &str, st: &Stats, per: u64, unit: &str, extra: &str) {
-    let each = |d: Duration| d / per as u32;
-    println!(
-        "{name:<34} time: [{} {} {}] per {unit} (median of {} samples){extra}",
-        fmt_time(each(st.min)),
-        fmt_time(each(st.median)),
-        fmt_time(each(st.max)),
-        st.samples
-    );
 }
 
 fn main() {

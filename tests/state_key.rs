@@ -93,3 +93,38 @@ fn the_order_of_two_acquires_in_one_tick_is_part_of_the_state() {
     }
     assert!(ab.worker("A").unwrap().holds_any() && ba.worker("B").unwrap().holds_any());
 }
+
+#[test]
+fn the_explorers_quiet_step_changes_the_state_as_a_step_does() {
+    // `step_quiet` skips the log, metrics and overlaps; everything a state is made of must
+    // come out the same, over every move of a bounded search of each preset.
+    let mut compared = 0;
+    for s in presets::all() {
+        let mut queue = VecDeque::from([(World::new(&s), 0usize)]);
+        let mut budget = 400;
+        while let Some((w, d)) = queue.pop_front() {
+            for a in moves(&w) {
+                let (mut loud, mut quiet) = (w.clone(), w.clone());
+                let stepped = loud.step(&a).map(|_| ());
+                assert_eq!(stepped, quiet.step_quiet(&a), "{}: {a:?}", s.id);
+                if stepped.is_err() {
+                    continue;
+                }
+                compared += 1;
+                assert_eq!(loud.state_key(), quiet.state_key(), "{}: {a:?}", s.id);
+                assert_eq!(
+                    (&loud.coordinator, &loud.workers, &loud.resources),
+                    (&quiet.coordinator, &quiet.workers, &quiet.resources),
+                    "{}: {a:?}",
+                    s.id
+                );
+                assert_eq!((&loud.network, &loud.ghost), (&quiet.network, &quiet.ghost));
+                if d < 5 && budget > 0 {
+                    budget -= 1;
+                    queue.push_back((quiet, d + 1));
+                }
+            }
+        }
+    }
+    assert!(compared > 5_000, "compared only {compared} steps");
+}

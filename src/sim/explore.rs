@@ -227,7 +227,7 @@ impl Explorer {
             }
             for (action, pcs, used) in choices {
                 let mut world = node.world.clone();
-                if world.step(&action).is_err() {
+                if world.step_quiet(&action).is_err() {
                     continue;
                 }
                 self.states += 1;

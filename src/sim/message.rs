@@ -298,8 +298,9 @@ impl Default for NetworkSpec {
 pub struct Network {
     pub spec: NetworkSpec,
     pub next_id: u32,
-    /// In flight, in order of sending.
-    pub in_flight: Vec<Envelope>,
+    /// In flight, in order of sending. Each envelope behind an `Rc`, so a world clone copies
+    /// pointers (the explorer clones one per transition).
+    pub in_flight: Vec<std::rc::Rc<Envelope>>,
 }
 
 impl Network {
@@ -316,7 +317,7 @@ impl Network {
         let id = self.next_id;
         self.next_id += 1;
         let delay = self.spec.delay + rng.upto(self.spec.jitter);
-        self.in_flight.push(Envelope {
+        self.in_flight.push(std::rc::Rc::new(Envelope {
             id,
             from,
             to,
@@ -324,17 +325,17 @@ impl Network {
             sent_at: now,
             due_at: now + delay,
             hold: Hold::No,
-        });
+        }));
         id
     }
 
     pub fn get(&self, id: u32) -> Option<&Envelope> {
-        self.in_flight.iter().find(|e| e.id == id)
+        self.in_flight.iter().map(|e| &**e).find(|e| e.id == id)
     }
 
     pub fn take(&mut self, id: u32) -> Option<Envelope> {
         let at = self.in_flight.iter().position(|e| e.id == id)?;
-        Some(self.in_flight.remove(at))
+        Some(std::rc::Rc::unwrap_or_clone(self.in_flight.remove(at)))
     }
 
     /// A copy of an in-flight message, with its own id and the same delivery time.
@@ -343,7 +344,7 @@ impl Network {
         copy.id = self.next_id;
         self.next_id += 1;
         let new_id = copy.id;
-        self.in_flight.push(copy);
+        self.in_flight.push(std::rc::Rc::new(copy));
         Some(new_id)
     }
 

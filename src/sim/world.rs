@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
+use std::rc::Rc;
 
 /// Two or more workers believing they hold one lock over a span of true time.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -35,15 +36,35 @@ pub struct Overlap {
 pub struct World {
     pub now: Tick,
     pub rng: Rng,
-    pub coordinator: Coordinator,
-    pub workers: Vec<Worker>,
-    pub resources: Vec<Resource>,
+    /// Each node and the ghost behind an `Rc`: the explorer clones a world per transition,
+    /// and a transition changes one or two of them, so a clone copies pointers and a step
+    /// copies only what it writes (`Rc::make_mut`).
+    pub coordinator: Rc<Coordinator>,
+    pub workers: Vec<Rc<Worker>>,
+    pub resources: Vec<Rc<Resource>>,
     pub network: Network,
-    pub ghost: Ghost,
+    pub ghost: Rc<Ghost>,
     pub overlaps: Vec<Overlap>,
     pub metrics: Metrics,
     /// How many of the ghost's violations are already in the event log.
     pub violations_logged: usize,
+}
+
+/// Where a step's events go. A quiet log keeps none, and the step skips writing the
+/// descriptions only a reader needs.
+#[derive(Default)]
+struct Log {
+    events: Vec<Event>,
+    quiet: bool,
+}
+
+impl Log {
+    fn quiet() -> Log {
+        Log {
+            events: Vec::new(),
+            quiet: true,
+        }
+    }
 }
 
 /// Why an action was refused. The world is unchanged.
@@ -106,22 +127,24 @@ impl World {
         let workers = s
             .workers
             .iter()
-            .map(|w| Worker {
-                name: w.name.clone(),
-                clock: w.clock.clone(),
-                status: Status::Running,
-                lock: w.lock.clone().unwrap_or_else(|| first_lock.clone()),
-                omits_token: w.omits_token,
-                renew_every: w.renew_every,
-                partitioned: false,
-                leases: Vec::new(),
-                outstanding: Vec::new(),
-                next_req: 1,
-                prepared: Vec::new(),
-                last_sent: Vec::new(),
-                durable_retry: w.durable_retry,
-                inbox: Vec::new(),
-                seq: 0,
+            .map(|w| {
+                Rc::new(Worker {
+                    name: w.name.clone(),
+                    clock: w.clock.clone(),
+                    status: Status::Running,
+                    lock: w.lock.clone().unwrap_or_else(|| first_lock.clone()),
+                    omits_token: w.omits_token,
+                    renew_every: w.renew_every,
+                    partitioned: false,
+                    leases: Vec::new(),
+                    outstanding: Vec::new(),
+                    next_req: 1,
+                    prepared: Vec::new(),
+                    last_sent: Vec::new(),
+                    durable_retry: w.durable_retry,
+                    inbox: Vec::new(),
+                    seq: 0,
+                })
             })
             .collect();
         let resources = s
@@ -133,23 +156,23 @@ impl World {
                 } else {
                     Policy::Unfenced
                 };
-                Resource::new(
+                Rc::new(Resource::new(
                     &r.name,
                     r.lock.as_deref().unwrap_or(&first_lock),
                     r.kind.clone(),
                     policy,
                     r.options.clone(),
-                )
+                ))
             })
             .collect();
         World {
             now: 0,
             rng: Rng::new(s.seed),
-            coordinator,
+            coordinator: Rc::new(coordinator),
             workers,
             resources,
             network: Network::new(s.network.clone()),
-            ghost: Ghost::default(),
+            ghost: Rc::default(),
             overlaps: Vec::new(),
             metrics: Metrics::default(),
             violations_logged: 0,
@@ -164,11 +187,11 @@ impl World {
     }
 
     pub fn worker(&self, name: &str) -> Option<&Worker> {
-        self.workers.iter().find(|w| w.name == name)
+        self.workers.iter().map(|w| &**w).find(|w| w.name == name)
     }
 
     pub fn resource(&self, name: &str) -> Option<&Resource> {
-        self.resources.iter().find(|r| r.name == name)
+        self.resources.iter().map(|r| &**r).find(|r| r.name == name)
     }
 
     /// The lock guarding each named resource (the worker's code knows which lock guards what).
@@ -328,7 +351,7 @@ impl World {
             return Ok(0);
         }
         let mut sim = self.clone();
-        let mut scratch = Vec::new();
+        let mut scratch = Log::quiet();
         for n in 1..=within {
             sim.tick(&mut scratch);
             if sim.workers[i].believes(&lock) {
@@ -354,16 +377,25 @@ impl World {
     /// Take one action. Returns the events it caused; on error nothing changed.
     pub fn step(&mut self, action: &Action) -> Result<Vec<Event>, ActionError> {
         self.check(action)?;
-        let mut log = Vec::new();
+        let mut log = Log::default();
         self.apply(action, &mut log);
         self.note_overlaps();
-        for e in &log {
+        for e in &log.events {
             self.metrics.count(&e.kind);
         }
-        Ok(log)
+        Ok(log.events)
     }
 
-    fn apply(&mut self, action: &Action, log: &mut Vec<Event>) {
+    /// The explorer's step: the same change as `step` to everything a state is made of
+    /// (what `state_key` hashes, the ghost's verdicts), but no events, metrics or overlap
+    /// record, which only a run shows; a counterexample is replayed with `step` to show them.
+    pub fn step_quiet(&mut self, action: &Action) -> Result<(), ActionError> {
+        self.check(action)?;
+        self.apply(action, &mut Log::quiet());
+        Ok(())
+    }
+
+    fn apply(&mut self, action: &Action, log: &mut Log) {
         use Action::*;
         let now = self.now;
         match action {
@@ -421,7 +453,7 @@ impl World {
             Partition { worker } | Heal { worker } => {
                 let i = self.wi(worker).expect("checked");
                 let cut = matches!(action, Partition { .. });
-                self.workers[i].partitioned = cut;
+                Rc::make_mut(&mut self.workers[i]).partitioned = cut;
                 let kind = if cut {
                     EventKind::Partitioned
                 } else {
@@ -446,11 +478,11 @@ impl World {
             }
             ClockJump { node, by } => {
                 let reads = if node == "coordinator" {
-                    self.coordinator.clock.jump(*by);
+                    Rc::make_mut(&mut self.coordinator).clock.jump(*by);
                     self.coordinator.local(now)
                 } else {
                     let i = self.wi(node).expect("checked");
-                    self.workers[i].clock.jump(*by);
+                    Rc::make_mut(&mut self.workers[i]).clock.jump(*by);
                     self.workers[i].local(now)
                 };
                 self.push(
@@ -472,7 +504,8 @@ impl World {
                     .iter_mut()
                     .find(|e| e.id == id)
                     .expect("selected");
-                e.hold = until.map_or(super::message::Hold::Forever, super::message::Hold::Until);
+                Rc::make_mut(e).hold =
+                    until.map_or(super::message::Hold::Forever, super::message::Hold::Until);
                 let note = Note::new(EventKind::Held { until: *until });
                 self.push(log, "network", note, Some(id));
             }
@@ -520,7 +553,7 @@ impl World {
                 }
             }
             CoordinatorBackup => {
-                self.coordinator.take_backup();
+                Rc::make_mut(&mut self.coordinator).take_backup();
                 self.push(
                     log,
                     "coordinator",
@@ -530,7 +563,7 @@ impl World {
             }
             CoordinatorRestart { persist } => {
                 let persisted = persist.unwrap_or(self.coordinator.persist);
-                self.coordinator.restart(persisted);
+                Rc::make_mut(&mut self.coordinator).restart(persisted);
                 self.push(
                     log,
                     "coordinator",
@@ -539,7 +572,7 @@ impl World {
                 );
             }
             CoordinatorRestore => {
-                self.coordinator.restore();
+                Rc::make_mut(&mut self.coordinator).restore();
                 self.push(
                     log,
                     "coordinator",
@@ -548,7 +581,7 @@ impl World {
                 );
             }
             CoordinatorFailover => {
-                self.coordinator.fail_over();
+                Rc::make_mut(&mut self.coordinator).fail_over();
                 let replica = self.coordinator.replica;
                 self.push(
                     log,
@@ -559,7 +592,7 @@ impl World {
             }
             ResourceBackup { resource } => {
                 let ri = self.ri(resource).expect("checked");
-                self.resources[ri].take_backup();
+                Rc::make_mut(&mut self.resources[ri]).take_backup();
                 let note = Note::new(EventKind::ResourceBackedUp {
                     resource: resource.clone(),
                 });
@@ -567,7 +600,7 @@ impl World {
             }
             ResourceRestore { resource } => {
                 let ri = self.ri(resource).expect("checked");
-                self.resources[ri].restore();
+                Rc::make_mut(&mut self.resources[ri]).restore();
                 let r = &self.resources[ri];
                 let note = Note::new(EventKind::ResourceRestored {
                     resource: resource.clone(),
@@ -579,7 +612,7 @@ impl World {
             }
             ResourceRestart { resource } => {
                 let ri = self.ri(resource).expect("checked");
-                let lost_checks = self.resources[ri].restart();
+                let lost_checks = Rc::make_mut(&mut self.resources[ri]).restart();
                 let note = Note::new(EventKind::ResourceRestarted {
                     resource: resource.clone(),
                     lost_checks,
@@ -590,7 +623,7 @@ impl World {
     }
 
     /// One tick of true time: deliveries due, unfinished check-then-writes, every clock.
-    fn tick(&mut self, log: &mut Vec<Event>) {
+    fn tick(&mut self, log: &mut Log) {
         self.now += 1;
         let now = self.now;
         let finishing: Vec<(usize, String)> = self
@@ -606,7 +639,7 @@ impl World {
             self.deliver(id, log);
         }
         let mut out = Out::default();
-        self.coordinator.tick(now, &mut out);
+        Rc::make_mut(&mut self.coordinator).tick(now, &mut out);
         self.perform(Node::Coordinator, out, log);
         for i in 0..self.workers.len() {
             self.with_worker(i, log, |w, out| w.tick(now, out));
@@ -615,20 +648,15 @@ impl World {
         self.note_overlaps();
     }
 
-    fn with_worker(
-        &mut self,
-        i: usize,
-        log: &mut Vec<Event>,
-        f: impl FnOnce(&mut Worker, &mut Out),
-    ) {
+    fn with_worker(&mut self, i: usize, log: &mut Log, f: impl FnOnce(&mut Worker, &mut Out)) {
         let mut out = Out::default();
-        f(&mut self.workers[i], &mut out);
+        f(Rc::make_mut(&mut self.workers[i]), &mut out);
         let node = Node::Worker(self.workers[i].name.clone());
         self.perform(node, out, log);
     }
 
     /// Carry out a handler's effects: send its messages, log its notes.
-    fn perform(&mut self, from: Node, out: Out, log: &mut Vec<Event>) {
+    fn perform(&mut self, from: Node, out: Out, log: &mut Log) {
         for eff in out.0 {
             match eff {
                 Effect::Emit(note) => self.push(log, from.name(), note, None),
@@ -637,21 +665,24 @@ impl World {
         }
     }
 
-    fn send(&mut self, from: Node, to: Node, msg: Message, log: &mut Vec<Event>) {
-        let mut note = Note::new(EventKind::Sent {
-            to: to.name().to_string(),
-            kind: msg.kind(),
-            what: msg.describe(),
-        })
-        .maybe_token(msg.token());
-        note.request = msg.request().map(str::to_string);
-        if let Message::Write(r) = &msg {
-            note.op_id = Some(r.op_id.clone());
-            note.generation = r.grant.as_ref().map(|g| g.1);
-        }
-        if let Message::Granted { generation, .. } = &msg {
-            note.generation = Some(*generation);
-        }
+    fn send(&mut self, from: Node, to: Node, msg: Message, log: &mut Log) {
+        let note = (!log.quiet).then(|| {
+            let mut note = Note::new(EventKind::Sent {
+                to: to.name().to_string(),
+                kind: msg.kind(),
+                what: msg.describe(),
+            })
+            .maybe_token(msg.token());
+            note.request = msg.request().map(str::to_string);
+            if let Message::Write(r) = &msg {
+                note.op_id = Some(r.op_id.clone());
+                note.generation = r.grant.as_ref().map(|g| g.1);
+            }
+            if let Message::Granted { generation, .. } = &msg {
+                note.generation = Some(*generation);
+            }
+            note
+        });
         let cut = match (&from, &to) {
             (Node::Worker(w), Node::Coordinator) | (Node::Coordinator, Node::Worker(w)) => {
                 self.worker(w).is_some_and(|w| w.partitioned)
@@ -661,14 +692,16 @@ impl World {
         let id = self
             .network
             .send(from.clone(), to, msg, self.now, &mut self.rng);
-        self.push(log, from.name(), note, Some(id));
+        if let Some(note) = note {
+            self.push(log, from.name(), note, Some(id));
+        }
         if cut {
             let e = self.network.take(id).expect("just sent");
             self.note_dropped(log, &e, "partitioned from the coordinator");
         }
     }
 
-    fn note_dropped(&mut self, log: &mut Vec<Event>, e: &Envelope, why: &str) {
+    fn note_dropped(&mut self, log: &mut Log, e: &Envelope, why: &str) {
         let mut note = Note::new(EventKind::Dropped {
             why: why.to_string(),
         })
@@ -677,8 +710,11 @@ impl World {
         self.push(log, "network", note, Some(e.id));
     }
 
-    fn push(&mut self, log: &mut Vec<Event>, actor: &str, note: Note, message: Option<u32>) {
-        log.push(Event {
+    fn push(&mut self, log: &mut Log, actor: &str, note: Note, message: Option<u32>) {
+        if log.quiet {
+            return;
+        }
+        log.events.push(Event {
             tick: self.now,
             actor: actor.to_string(),
             kind: note.kind,
@@ -690,24 +726,31 @@ impl World {
         });
     }
 
-    fn deliver(&mut self, id: u32, log: &mut Vec<Event>) {
+    fn deliver(&mut self, id: u32, log: &mut Log) {
         let Some(env) = self.network.take(id) else {
             return;
         };
         let now = self.now;
-        let mut note = Note::new(EventKind::Delivered {
-            to: env.to.name().to_string(),
-            kind: env.msg.kind(),
-            what: env.msg.describe(),
-        })
-        .maybe_token(env.msg.token());
-        note.request = env.msg.request().map(str::to_string);
-        self.push(log, "network", note, Some(id));
+        if !log.quiet {
+            let mut note = Note::new(EventKind::Delivered {
+                to: env.to.name().to_string(),
+                kind: env.msg.kind(),
+                what: env.msg.describe(),
+            })
+            .maybe_token(env.msg.token());
+            note.request = env.msg.request().map(str::to_string);
+            self.push(log, "network", note, Some(id));
+        }
         match env.to {
             Node::Coordinator => {
                 let mut out = Out::default();
-                self.coordinator
-                    .receive(now, env.from.name(), env.msg, &mut self.ghost, &mut out);
+                Rc::make_mut(&mut self.coordinator).receive(
+                    now,
+                    env.from.name(),
+                    env.msg,
+                    Rc::make_mut(&mut self.ghost),
+                    &mut out,
+                );
                 self.perform(Node::Coordinator, out, log);
             }
             Node::Worker(ref name) => {
@@ -728,11 +771,11 @@ impl World {
                 match env.msg {
                     Message::Write(req) if req.targets.len() > 1 => self.transaction(ri, req, log),
                     Message::Write(req) => {
-                        let v = self.resources[ri].receive(&req);
+                        let v = Rc::make_mut(&mut self.resources[ri]).receive(&req);
                         self.settle(ri, &req, v, log);
                     }
                     Message::Fence { lock, token } => {
-                        self.resources[ri].fence(&token);
+                        Rc::make_mut(&mut self.resources[ri]).fence(&token);
                         let note = Note::new(EventKind::FenceRegistered {
                             resource: name.clone(),
                             highest: self.resources[ri].data.highest.clone(),
@@ -753,14 +796,14 @@ impl World {
         }
     }
 
-    fn complete_write(&mut self, ri: usize, id: &str, log: &mut Vec<Event>) {
-        if let Some((req, v)) = self.resources[ri].complete(id) {
+    fn complete_write(&mut self, ri: usize, id: &str, log: &mut Log) {
+        if let Some((req, v)) = Rc::make_mut(&mut self.resources[ri]).complete(id) {
             self.settle(ri, &req, v, log);
         }
     }
 
     /// One write covering several resources: every fence checked, then all applied or none.
-    fn transaction(&mut self, first: usize, req: Request, log: &mut Vec<Event>) {
+    fn transaction(&mut self, first: usize, req: Request, log: &mut Log) {
         let idx: Vec<usize> = req
             .targets
             .iter()
@@ -792,11 +835,11 @@ impl World {
             }
             None => {
                 for &i in &idx {
-                    let v = self.resources[i].apply(&req);
+                    let v = Rc::make_mut(&mut self.resources[i]).apply(&req);
                     self.log_verdict(i, &req, &v, log);
                     self.check_applied(i, &req, &v, log);
                     if self.resources[i].options.dedup {
-                        self.resources[i]
+                        Rc::make_mut(&mut self.resources[i])
                             .data
                             .results
                             .insert(req.op_id.clone(), Outcome::Accepted);
@@ -808,7 +851,7 @@ impl World {
     }
 
     /// Log a verdict, check the invariants it touches, and answer the sender.
-    fn settle(&mut self, ri: usize, req: &Request, v: Verdict, log: &mut Vec<Event>) {
+    fn settle(&mut self, ri: usize, req: &Request, v: Verdict, log: &mut Log) {
         self.log_verdict(ri, req, &v, log);
         match &v {
             Verdict::Checked => return,
@@ -819,7 +862,7 @@ impl World {
         self.reply(ri, req, v.outcome(), log);
     }
 
-    fn reply(&mut self, ri: usize, req: &Request, outcome: Outcome, log: &mut Vec<Event>) {
+    fn reply(&mut self, ri: usize, req: &Request, outcome: Outcome, log: &mut Log) {
         let from = Node::Resource(self.resources[ri].name.clone());
         let to = Node::Worker(req.from.clone());
         self.send(
@@ -833,7 +876,7 @@ impl World {
         );
     }
 
-    fn log_verdict(&mut self, ri: usize, req: &Request, v: &Verdict, log: &mut Vec<Event>) {
+    fn log_verdict(&mut self, ri: usize, req: &Request, v: &Verdict, log: &mut Log) {
         let r = &self.resources[ri];
         let resource = r.name.clone();
         let kind = match v {
@@ -871,7 +914,7 @@ impl World {
         req.generation_for(&self.resources[ri].lock)
     }
 
-    fn check_applied(&mut self, ri: usize, req: &Request, v: &Verdict, log: &mut Vec<Event>) {
+    fn check_applied(&mut self, ri: usize, req: &Request, v: &Verdict, log: &mut Log) {
         if matches!(v, Verdict::Applied { no_op: true }) {
             // Already there: nothing changed, but the part of a multi-object operation is done.
             let name = self.resources[ri].name.clone();
@@ -922,13 +965,12 @@ impl World {
                 _ => {}
             }
             if newest.as_ref().is_none_or(|(n, _)| g > *n) {
-                self.ghost
+                Rc::make_mut(&mut self.ghost)
                     .newest_applied
                     .insert(name.clone(), (g, req.id.clone()));
             }
         }
-        if !self
-            .ghost
+        if !Rc::make_mut(&mut self.ghost)
             .executed
             .insert((name.clone(), req.op_id.clone()))
         {
@@ -969,14 +1011,16 @@ impl World {
         if req.multi.is_empty() {
             return;
         }
-        let parts = self
-            .ghost
+        let parts = Rc::make_mut(&mut self.ghost)
             .multi
             .entry(req.op_id.clone())
             .or_insert_with(|| req.multi.iter().map(|r| (r.clone(), None)).collect());
         parts.insert(resource.to_string(), Some(part));
         if parts.values().all(Option::is_some) {
-            let parts = self.ghost.multi.remove(&req.op_id).expect("present");
+            let parts = Rc::make_mut(&mut self.ghost)
+                .multi
+                .remove(&req.op_id)
+                .expect("present");
             let done: Vec<&String> = parts
                 .iter()
                 .filter(|(_, a)| **a == Some(Part::Changed))
@@ -1012,7 +1056,7 @@ impl World {
         with: Option<String>,
         detail: String,
     ) {
-        self.ghost.violations.push(Violation {
+        Rc::make_mut(&mut self.ghost).violations.push(Violation {
             kind,
             tick: self.now,
             resource: resource.to_string(),
@@ -1022,7 +1066,7 @@ impl World {
         });
     }
 
-    fn flush_violations(&mut self, log: &mut Vec<Event>) {
+    fn flush_violations(&mut self, log: &mut Log) {
         let start = self.violations_logged;
         self.violations_logged = self.ghost.violations.len();
         for v in self.ghost.violations[start..].to_vec() {
@@ -1209,7 +1253,7 @@ impl World {
         // `Network::next_due`), without their ids: two paths that put the same messages on
         // the wire in a different order within one due time are different states, since a
         // tick delivers them in that order; ids themselves only name them.
-        let mut order: Vec<&Envelope> = self.network.in_flight.iter().collect();
+        let mut order: Vec<&Envelope> = self.network.in_flight.iter().map(|e| &**e).collect();
         order.sort_by_key(|e| (e.due_at, e.id));
         let flights: Vec<u64> = order
             .into_iter()

@@ -176,7 +176,7 @@ mod tests {
         .unwrap();
         let msgs = &run.world().network.in_flight;
         assert_eq!(msgs.len(), 3);
-        let names: Vec<String> = msgs.iter().flat_map(message_actions).collect();
+        let names: Vec<String> = msgs.iter().flat_map(|e| message_actions(e)).collect();
         let mut unique = names.clone();
         unique.sort();
         unique.dedup();
