@@ -64,7 +64,12 @@ test: setup-test
 	rm -rf target/site/app && cp -r dist target/site/app
 	$(MAKE) --no-print-directory test-e2e
 
+# Format and lints first: cheap, and a failure names the line. Clippy checks the native
+# build (every target) and the app's own code, which only the wasm target compiles.
 test-native:
+	cargo fmt --all -- --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --lib --bins -- -D warnings
 	cargo test
 
 # Each tests/wasm_*.rs is a browser test crate run by wasm-bindgen-test-runner in headless

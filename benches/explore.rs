@@ -10,6 +10,8 @@ use fencing_lab::presets;
 use fencing_lab::sim::explore::{explore, Bounds};
 use std::hint::black_box;
 
+// Each bench uses part of the shared harness.
+#[allow(dead_code)]
 mod harness;
 use harness::{fmt_time, measure};
 

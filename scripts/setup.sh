@@ -54,6 +54,15 @@ step_rust() {
     echo "install: rust target wasm32-unknown-unknown"
     rustup target add wasm32-unknown-unknown
   fi
+  # make test runs rustfmt and clippy.
+  for c in rustfmt clippy; do
+    if rustup component list --installed | grep -q "^$c"; then
+      echo "ok: rust component $c present"
+    else
+      echo "install: rust component $c"
+      rustup component add "$c"
+    fi
+  done
 }
 
 step_trunk() {

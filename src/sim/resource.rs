@@ -319,13 +319,13 @@ impl Resource {
     pub fn apply(&mut self, req: &Request) -> Verdict {
         if self.is_fenced() {
             if let Some(t) = req.token_for(&self.lock) {
-                if self.policy == Policy::CheckThenWrite {
-                    self.data.highest = Some(t.clone());
-                } else if self
-                    .data
-                    .highest
-                    .as_ref()
-                    .is_none_or(|h| t.order(h) == Ordering::Greater)
+                // Check-then-write assigns whatever it checked, so it can move backwards.
+                if self.policy == Policy::CheckThenWrite
+                    || self
+                        .data
+                        .highest
+                        .as_ref()
+                        .is_none_or(|h| t.order(h) == Ordering::Greater)
                 {
                     self.data.highest = Some(t.clone());
                 }

@@ -1069,7 +1069,11 @@ impl World {
     fn flush_violations(&mut self, log: &mut Log) {
         let start = self.violations_logged;
         self.violations_logged = self.ghost.violations.len();
-        for v in self.ghost.violations[start..].to_vec() {
+        if log.quiet {
+            return;
+        }
+        let ghost = Rc::clone(&self.ghost);
+        for v in &ghost.violations[start..] {
             let mut note = Note::new(EventKind::Violation {
                 kind: v.kind,
                 resource: v.resource.clone(),
