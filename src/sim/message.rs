@@ -188,20 +188,6 @@ impl Message {
         }
     }
 
-    /// Renumber the coordinator request a message is or answers.
-    pub fn set_req(&mut self, to: u32) {
-        match self {
-            Message::Acquire { req, .. }
-            | Message::Granted { req, .. }
-            | Message::Available { req, .. }
-            | Message::Release { req, .. }
-            | Message::Renew { req, .. }
-            | Message::Renewed { req, .. }
-            | Message::RenewDenied { req, .. } => *req = to,
-            _ => {}
-        }
-    }
-
     /// A short human description: `write A1 (token 41)`.
     pub fn describe(&self) -> String {
         let tok = |t: &Token| format!("token {}", t);

@@ -1359,13 +1359,34 @@ impl Ranks<'_> {
 // coordinator or a lock does not compile until it is hashed here too (or said not to matter).
 
 fn hash_message(m: &Message, worker: &str, ranks: &Ranks, h: &mut impl Hasher) {
-    match m.req() {
-        Some(req) => {
-            let mut m = m.clone();
-            m.set_req(ranks.of(worker, req));
-            m.hash(h);
+    // Field by field, with the request number as its rank, rather than hashing a renumbered
+    // clone: the explorer hashes every message of every state it reaches.
+    let rank = |req: &u32| ranks.of(worker, *req);
+    std::mem::discriminant(m).hash(h);
+    match m {
+        Message::Acquire { lock, req } | Message::Available { lock, req } => {
+            (lock, rank(req)).hash(h)
         }
-        None => m.hash(h),
+        Message::Granted {
+            lock,
+            token,
+            ttl,
+            generation,
+            req,
+        } => (lock, token, ttl, generation, rank(req)).hash(h),
+        Message::Renew { lock, token, req }
+        | Message::RenewDenied { lock, token, req }
+        | Message::Release { lock, token, req } => (lock, token, rank(req)).hash(h),
+        Message::Renewed {
+            lock,
+            token,
+            ttl,
+            req,
+        } => (lock, token, ttl, rank(req)).hash(h),
+        Message::Write(_)
+        | Message::Reply { .. }
+        | Message::Fence { .. }
+        | Message::FenceAck { .. } => m.hash(h),
     }
 }
 
