@@ -164,3 +164,43 @@ for (const width of [1280, 360]) {
     expect(pageErrors).toEqual([]);
   });
 }
+
+test('sandbox: explore from the step on screen; the counterexample loads with the steps before it', async ({ page, pageErrors }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openPreset(page, 'sandbox', 'unfenced');
+  // A acquires and is told: it holds the lock at step 3
+  await button(page, 'Acquire A').click();
+  await button(page, 'Advance 1 tick').click();
+  await button(page, 'Advance 1 tick').click();
+  const section = await openTool(page, 'Explore every order');
+  await expect(section).toContainText('From step 3 (t=2)');
+  await expect(section).toContainText('what you could do with the buttons');
+  await expect(section.getByText("Workers' own moves", { exact: true })).toBeVisible();
+  const broken = await explore(page, section);
+  expect(broken).toContain('stale_overwrite');
+  await expect(section.getByRole('status')).toContainText('Every order from step 3 within the bounds was explored.');
+  const distinct = await report(page).locator('dt:text-is("Distinct") + dd').innerText();
+  expect(Number(distinct.replace(/,/g, ''))).toBeGreaterThan(1000);
+  await shotOf(section, 'explore-from-here-sandbox-1280');
+  await button(page, 'Load counterexample for stale_overwrite').click();
+  await expect(page.getByText(/Loaded the shortest run that breaks stale_overwrite: \d+ steps/)).toBeVisible();
+  await expect(eventLog(page)).toContainText('VIOLATION stale_overwrite');
+  // the user's own first steps are the loaded run's first steps
+  const lines = await logLines(page);
+  expect(lines.findIndex((l) => /A\b.*acquire/i.test(l))).toBeGreaterThanOrEqual(0);
+  expect(pageErrors).toEqual([]);
+});
+
+test('paused-writer: explore from a later step of the script', async ({ page, pageErrors }) => {
+  await openPreset(page, 'paused-writer', 'unfenced');
+  for (let i = 0; i < 3; i++) await button(page, 'Step forward').click();
+  const section = await openTool(page, 'Explore every order');
+  await button(section, 'Explore from step 3').click();
+  await expect(report(page)).toBeVisible({ timeout: 60_000 });
+  await expect(report(page)).toHaveAttribute('data-complete', 'true');
+  await expect(section).toContainText('every order of the rest of the script');
+  expect(await report(page).locator('li.broken code').allInnerTexts()).toContain('stale_overwrite');
+  await button(page, 'Load counterexample for stale_overwrite').click();
+  await expect(eventLog(page)).toContainText('VIOLATION stale_overwrite');
+  expect(pageErrors).toEqual([]);
+});

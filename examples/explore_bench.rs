@@ -6,7 +6,7 @@
 //!   cargo run --release --example explore_bench [-- --runs N] [-- ID]
 //!
 //! Prints one line per preset (median of N runs, default 3) and a JSON line per preset.
-use fencing_lab::view::explore::Session;
+use fencing_lab::view::explore::{main_search, Session};
 use fencing_lab::view::state::{load_presets, AppState, Msg};
 use std::time::Instant;
 
@@ -36,7 +36,7 @@ fn main() {
         for _ in 0..runs {
             let clock = Instant::now();
             let mut now = move || clock.elapsed().as_secs_f64() * 1000.0;
-            let mut s = Session::start(&app, now());
+            let mut s = Session::start(&app, main_search(&app), now());
             while s.slice(&mut now) {}
             times.push(now());
             last = Some((s.report(), s.states_per_sec()));

@@ -3,7 +3,8 @@
 //! counterexamples pinned as exact action lists.
 
 use fencing_lab::presets;
-use fencing_lab::sim::explore::{explore, Bounds, ExploreReport};
+use fencing_lab::sim::explore::{explore, Bounds, ExploreReport, Explorer};
+use fencing_lab::sim::Policy;
 use fencing_lab::sim::{Action, Run};
 
 fn check(id: &str, variant: &str) -> ExploreReport {
@@ -472,4 +473,114 @@ fn the_explorer_is_not_vacuous_and_reports_its_size() {
         broken(&r).iter().all(|k| *k != "stale_overwrite"),
         "highest-seen never overwrites stale"
     );
+}
+
+/// Explore from the current step of `run`, to the end.
+fn explore_here(run: &Run, bounds: Bounds) -> ExploreReport {
+    let mut e = Explorer::from_here(
+        &run.scenario,
+        run.variant.clone(),
+        run.world().clone(),
+        &run.script_to_come(),
+        bounds,
+    );
+    while !e.run(10_000) {}
+    e.report()
+}
+
+fn breaks(run: &Run, kind: &str) -> bool {
+    run.world()
+        .ghost
+        .violations
+        .iter()
+        .any(|v| v.kind.as_str() == kind)
+}
+
+#[test]
+fn exploring_from_the_first_step_without_moves_is_exploring_from_the_start() {
+    let s = presets::get("paused-writer").unwrap();
+    let v = s.variant("unfenced");
+    let run = Run::new(&s, v);
+    let bounds = Bounds::for_scenario(&run.scenario);
+    let here = explore_here(&run, bounds.clone());
+    let start = explore(&run.scenario, run.variant.clone(), bounds);
+    assert_eq!(
+        (here.states, here.distinct_states, &here.invariants),
+        (start.states, start.distinct_states, &start.invariants)
+    );
+}
+
+#[test]
+fn exploring_from_a_later_step_finds_what_is_still_possible_and_its_runs_replay() {
+    // Paused writer, unfenced, after its first three script steps: the rest of the story
+    // can still end in a stale overwrite.
+    let s = presets::get("paused-writer").unwrap();
+    let mut run = Run::new(&s, s.variant("unfenced"));
+    for _ in 0..3 {
+        assert!(run.step_forward().unwrap());
+    }
+    let bounds = Bounds::from_here(&run.scenario, run.world(), &run.script_to_come());
+    assert_eq!(bounds.max_moves, 0, "the script goes on: it is the story");
+    let r = explore_here(&run, bounds);
+    assert!(r.complete, "{} distinct states", r.distinct_states);
+    let inv = r
+        .invariants
+        .iter()
+        .find(|i| i.kind.as_str() == "stale_overwrite")
+        .unwrap();
+    let tail = inv
+        .counterexample
+        .clone()
+        .expect("still breakable from here");
+    // The run so far, then the counterexample, replays from the start and breaks it.
+    let (script_steps, mut actions) = run.branch_to_cursor();
+    assert_eq!((script_steps, actions.len()), (3, 0));
+    actions.extend(tail);
+    let base = presets::get("paused-writer").unwrap();
+    let replayed = Run::replay(&base, base.variant("unfenced"), script_steps, &actions)
+        .unwrap_or_else(|r| panic!("{}", r.what));
+    assert!(breaks(&replayed, "stale_overwrite"));
+}
+
+#[test]
+fn a_sandbox_session_explores_what_its_buttons_allow() {
+    // The blank sandbox has no script: the workers' own moves are the story.
+    let s = presets::get("sandbox").unwrap();
+    let blank = Run::new(&s, None);
+    let r = explore_here(&blank, Bounds::from_here(&s, blank.world(), &[]));
+    assert!(
+        r.complete && r.distinct_states > 1_000,
+        "{}",
+        r.distinct_states
+    );
+    // Once A holds the lock, three moves (A writes, B acquires, B writes) and a held message
+    // make the paused writer: a stale overwrite without fencing, none under highest-seen.
+    for (policy, stale_possible) in [(Policy::Unfenced, true), (Policy::HighestSeen, false)] {
+        let mut sc = s.clone();
+        sc.policy = policy;
+        let mut run = Run::new(&sc, None);
+        let acquire = Action::Acquire {
+            worker: "A".into(),
+            lock: None,
+        };
+        run.act(acquire).unwrap();
+        run.act(Action::Advance { ticks: 2 }).unwrap();
+        assert!(run.world().worker("A").unwrap().holds_any());
+        let bounds = Bounds::from_here(&sc, run.world(), &run.script_to_come());
+        let r = explore_here(&run, bounds);
+        assert!(r.complete, "{policy:?}: {} distinct", r.distinct_states);
+        let stale = r
+            .invariants
+            .iter()
+            .find(|i| i.kind.as_str() == "stale_overwrite")
+            .unwrap();
+        assert_eq!(!stale.held, stale_possible, "{policy:?}");
+        if let Some(tail) = &stale.counterexample {
+            let (steps, mut actions) = run.branch_to_cursor();
+            actions.extend(tail.iter().cloned());
+            let replayed =
+                Run::replay(&sc, None, steps, &actions).unwrap_or_else(|r| panic!("{}", r.what));
+            assert!(breaks(&replayed, "stale_overwrite"));
+        }
+    }
 }

@@ -35,6 +35,10 @@ pub struct Bounds {
     pub max_pauses: u8,
     /// Crashes across all workers (each may be followed by a restart).
     pub max_crashes: u8,
+    /// Actions a worker may take of its own accord, beyond any script: what the sandbox
+    /// offers (acquire, write, send, retry, renew, release), across all workers. Exploring
+    /// from the start uses none; exploring from a step of a run (`Explorer::from_here`) does.
+    pub max_moves: u8,
     /// Stop after this many distinct states (the report then says it is incomplete).
     pub max_states: usize,
 }
@@ -49,6 +53,7 @@ impl Default for Bounds {
             max_duplicates: 0,
             max_pauses: 1,
             max_crashes: 0,
+            max_moves: 0,
             max_states: 300_000,
         }
     }
@@ -86,6 +91,7 @@ struct Used {
     duplicates: u8,
     pauses: u8,
     crashes: u8,
+    moves: u8,
 }
 
 struct Node {
@@ -119,6 +125,40 @@ pub struct Explorer {
     terminal: usize,
     found: Vec<(ViolationKind, Vec<Action>)>,
     truncated: bool,
+}
+
+/// Whether a worker's action (the script's next, or a free move) is worth trying now: a
+/// write or renewal once it holds a lease, an acquire once it holds none. The world accepts
+/// more (a tokenless write, a second acquire), but those only repeat what is already tried.
+fn worth_taking(w: &World, worker: &str, a: &Action) -> bool {
+    let Some(wk) = w.worker(worker) else {
+        return false;
+    };
+    match a {
+        Action::Acquire { lock, .. } => {
+            let lock = lock.as_deref().unwrap_or(&wk.lock);
+            wk.lease(lock).is_none() && !wk.acquiring(lock)
+        }
+        Action::Prepare { .. }
+        | Action::Write { .. }
+        | Action::Renew { .. }
+        | Action::Release { .. } => wk.holds_any(),
+        _ => true,
+    }
+}
+
+/// A worker's own action, as the sandbox offers it: a free move within `max_moves`. The
+/// network's choices, pauses, crashes and time are the explorer's own, bounded apart.
+fn is_move(a: &Action) -> bool {
+    matches!(
+        a,
+        Action::Acquire { .. }
+            | Action::Write { .. }
+            | Action::Send { .. }
+            | Action::Retry { .. }
+            | Action::Renew { .. }
+            | Action::Release { .. }
+    )
 }
 
 /// Where a script action goes: a worker's program, the fault program, or nowhere (a choice).
@@ -157,10 +197,26 @@ fn program_of(a: &Action) -> Option<Option<&str>> {
 }
 
 impl Explorer {
-    /// `scenario` should already have its variant applied (`Scenario::with_variant`).
+    /// Every order of the scenario's story from its first state. `scenario` should already
+    /// have its variant applied (`Scenario::with_variant`).
     pub fn new(scenario: &Scenario, variant: Option<String>, bounds: Bounds) -> Explorer {
+        let script: Vec<Action> = scenario.script_actions().map(|(_, a)| a.clone()).collect();
+        Explorer::from_here(scenario, variant, World::new(scenario), &script, bounds)
+    }
+
+    /// Every order from `world`, a state part-way through a run of `scenario`: the script
+    /// still to come (`script`, read as one program per actor as from the start), and, within
+    /// `bounds.max_moves`, whatever else a worker could be told to do there. A counterexample
+    /// is the actions from `world` on; the caller prefixes how the run got there.
+    pub fn from_here(
+        scenario: &Scenario,
+        variant: Option<String>,
+        world: World,
+        script: &[Action],
+        bounds: Bounds,
+    ) -> Explorer {
         let mut programs: Vec<Program> = Vec::new();
-        for (_, a) in scenario.script_actions() {
+        for a in script {
             let Some(owner) = program_of(a) else { continue };
             let owner = owner.map(str::to_string);
             match programs.iter_mut().find(|p| p.worker == owner) {
@@ -171,7 +227,6 @@ impl Explorer {
                 }),
             }
         }
-        let world = World::new(scenario);
         let root = Node {
             world,
             pcs: vec![0; programs.len()],
@@ -381,14 +436,27 @@ impl Explorer {
                 Status::Crashed => out.push(same(Action::Restart { worker })),
             }
         }
+        if n.used.moves < b.max_moves {
+            let used = Used {
+                moves: n.used.moves + 1,
+                ..n.used
+            };
+            let moves = w
+                .enabled_actions()
+                .into_iter()
+                .filter(|a| is_move(a) && a.worker().is_some_and(|name| worth_taking(w, name, a)));
+            for a in moves {
+                out.push((a, n.pcs.clone(), used));
+            }
+        }
         if let Some(t) = w.next_deadline().filter(|t| *t <= b.max_tick) {
             out.push(same(Action::Advance { ticks: t - w.now }));
         }
         out
     }
 
-    /// A worker's next scripted action waits until it makes sense for that worker:
-    /// a write or renewal once it holds a lease, an acquire once it holds none.
+    /// A worker's next scripted action waits until the world accepts it and it makes sense
+    /// for that worker (`worth_taking`).
     fn ready(&self, w: &World, p: &Program, a: &Action) -> bool {
         if let Action::Await { worker, lock, .. } = a {
             // Only ever a 0-tick check here: the explorer does not let `await` move time.
@@ -400,21 +468,9 @@ impl Explorer {
         if w.check(a).is_err() {
             return false;
         }
-        let Some(name) = &p.worker else { return true };
-        let Some(wk) = w.worker(name) else {
-            return false;
-        };
-        match a {
-            Action::Acquire { lock, .. } => {
-                let lock = lock.as_deref().unwrap_or(&wk.lock);
-                wk.lease(lock).is_none() && !wk.acquiring(lock)
-            }
-            Action::Prepare { .. }
-            | Action::Write { .. }
-            | Action::Renew { .. }
-            | Action::Release { .. } => wk.holds_any(),
-            _ => true,
-        }
+        p.worker
+            .as_deref()
+            .is_none_or(|name| worth_taking(w, name, a))
     }
 
     pub fn report(&self) -> ExploreReport {
@@ -462,6 +518,40 @@ impl Bounds {
         };
         Bounds {
             max_tick: scripted + 2,
+            ..Bounds::default()
+        }
+    }
+}
+
+impl Bounds {
+    /// Default bounds for exploring from `world` with `script` still to come: time as far as
+    /// the rest of the script takes it, then long enough for a lease to lapse and be taken
+    /// over (the longest TTL and two slow round trips). Where the script has ended (a sandbox,
+    /// or a run the user took over), three moves of the workers' own: enough for a write to
+    /// be held while its lease lapses and another worker to acquire and write (the paused
+    /// writer, from a sandbox where one worker holds the lock) and no pause, since a move
+    /// taken late already shows a worker that stalled, and with a pause the sandbox above
+    /// has 102,770 states instead of 27,804 and no shorter breach. Where the script goes on, its
+    /// rest is the story and no moves are added: one free move anywhere in it multiplies
+    /// the states by about forty (paused-writer from its third step: 4,726 → 192,121).
+    pub fn from_here(s: &Scenario, world: &World, script: &[Action]) -> Bounds {
+        let mut rest = world.clone();
+        let scripted: Tick = match script.iter().try_for_each(|a| rest.step_quiet(a)) {
+            Ok(()) => rest.now - world.now,
+            Err(_) => script
+                .iter()
+                .map(|a| match a {
+                    Action::Advance { ticks } => *ticks,
+                    _ => 0,
+                })
+                .sum(),
+        };
+        let ttl = s.locks.iter().map(|l| l.ttl).max().unwrap_or(0);
+        let round_trip = 2 * (s.network.delay + s.network.jitter);
+        Bounds {
+            max_tick: world.now + scripted + ttl + 2 * round_trip + 2,
+            max_moves: if script.is_empty() { 3 } else { 0 },
+            max_pauses: if script.is_empty() { 0 } else { 1 },
             ..Bounds::default()
         }
     }

@@ -189,9 +189,18 @@ impl Run {
     /// before the user first acted, then the user's actions (script steps after that never
     /// ran on this branch). Links and exported files carry exactly this.
     pub fn branch(&self) -> (usize, Vec<Action>) {
+        self.branch_until(self.len())
+    }
+
+    /// `branch` up to the current step only: how the run got to what is on screen.
+    pub fn branch_to_cursor(&self) -> (usize, Vec<Action>) {
+        self.branch_until(self.cursor)
+    }
+
+    fn branch_until(&self, end: usize) -> (usize, Vec<Action>) {
         let mut script_steps = 0;
         let mut actions = Vec::new();
-        for i in 1..=self.len() {
+        for i in 1..=end {
             match self.entry(i) {
                 Some(Entry::Script(_)) if actions.is_empty() => script_steps += 1,
                 Some(Entry::User(a)) => actions.push(a.clone()),
@@ -237,6 +246,18 @@ impl Run {
             _ => 0,
         };
         (next < self.scenario.script.len()).then_some(next)
+    }
+
+    /// The script's actions still to come from the current step, in order (none once the
+    /// user has acted: the script has stopped on this branch).
+    pub fn script_to_come(&self) -> Vec<Action> {
+        let Some(next) = self.next_script_step() else {
+            return Vec::new();
+        };
+        self.scenario.script[next..]
+            .iter()
+            .flat_map(|step| step.actions.iter().cloned())
+            .collect()
     }
 
     /// The script has nothing more to say on this branch: the user is in charge.

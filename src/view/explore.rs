@@ -7,7 +7,7 @@
 
 use super::state::AppState;
 use crate::sim::explore::{Bounds, ExploreReport, Explorer};
-use crate::sim::ViolationKind;
+use crate::sim::{Action, ViolationKind};
 
 /// The page stops at fewer distinct states than the command line: a search's frontier is
 /// kept in memory, and a tab's memory is not given back. About half the presets finish
@@ -28,6 +28,11 @@ pub enum Phase {
 pub struct Session {
     /// Which scenario and choice it explores (see [`key`]): another one discards it.
     pub key: String,
+    /// Where the search started (0 is the start) and how the run got there, as
+    /// `Run::replay` takes it: a counterexample is this, then the search's own actions.
+    pub from_step: usize,
+    pub origin: Origin,
+    prefix: (usize, Vec<Action>),
     explorer: Explorer,
     pub phase: Phase,
     started_ms: f64,
@@ -41,21 +46,51 @@ pub fn key(state: &AppState) -> String {
     format!("{}/{}", state.scenario, state.choice.value())
 }
 
-/// The bounds the panel explores the current run's scenario within.
-pub fn bounds(state: &AppState) -> Bounds {
-    let mut b = Bounds::for_scenario(&state.run.scenario);
+/// Where a search starts: the scenario's first state, or the step on screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    Start,
+    Here,
+}
+
+/// The bounds the panel explores within, from the start or from the step on screen.
+pub fn bounds(state: &AppState, from: Origin) -> Bounds {
+    let run = &state.run;
+    let mut b = match from {
+        Origin::Start => Bounds::for_scenario(&run.scenario),
+        Origin::Here => Bounds::from_here(&run.scenario, run.world(), &run.script_to_come()),
+    };
     b.max_states = b.max_states.min(APP_MAX_STATES);
     b
 }
 
-/// Why exploring this scenario would say nothing, if it would: the explorer's choices are
-/// the orders in which the workers' scripted actions and the network's messages can happen,
-/// so a scenario without a script (the blank sandbox) has none; the user's own sandbox
-/// actions are not part of the search.
-pub fn nothing_to_explore(state: &AppState) -> Option<&'static str> {
-    state.run.scenario.script_actions().next().is_none().then_some(
-        "This scenario has no script, so there is nothing to explore: the explorer tries every order of the workers' scripted actions and the messages they cause. Your own sandbox actions are not part of the search; pick a preset to explore it.",
-    )
+/// Where the panel's main search starts: a scenario without a script (the blank sandbox)
+/// has no story to explore from its start but the workers' own moves, so it starts there
+/// from the step on screen.
+pub fn main_search(state: &AppState) -> Origin {
+    if state.run.scenario.script_actions().next().is_none() {
+        Origin::Here
+    } else {
+        Origin::Start
+    }
+}
+
+/// What a search from `origin` covers, in a sentence for the panel.
+pub fn origin_note(state: &AppState, origin: Origin) -> String {
+    let run = &state.run;
+    match origin {
+        Origin::Start => "From the start: every order of the scenario's script (each worker's own steps, and the story's faults) and the messages it causes.".to_string(),
+        Origin::Here if run.script_to_come().is_empty() => format!(
+            "From step {} (t={}), the world as it is now: the script has no more to say, so the search tries what you could do with the buttons — each worker acquiring, writing, retrying, renewing or releasing, up to the bound on the workers' own moves — in every order, with the network's choices.",
+            run.cursor(),
+            run.world().now
+        ),
+        Origin::Here => format!(
+            "From step {} (t={}), the world as it is now: every order of the rest of the script and the messages it causes.",
+            run.cursor(),
+            run.world().now
+        ),
+    }
 }
 
 /// The bounds as (label, value) rows.
@@ -68,6 +103,7 @@ pub fn bounds_rows(b: &Bounds) -> Vec<(&'static str, String)> {
         ("Duplicates", b.max_duplicates.to_string()),
         ("Drops", b.max_drops.to_string()),
         ("Crashes", b.max_crashes.to_string()),
+        ("Workers' own moves", b.max_moves.to_string()),
         ("Distinct states, at most", thousands(b.max_states)),
     ]
 }
@@ -86,12 +122,34 @@ pub fn thousands(n: usize) -> String {
 }
 
 impl Session {
-    pub fn start(state: &AppState, now_ms: f64) -> Session {
-        let b = bounds(state);
+    pub fn start(state: &AppState, from: Origin, now_ms: f64) -> Session {
+        let b = bounds(state, from);
         let cap = b.max_states;
+        let run = &state.run;
+        let (from_step, prefix, explorer) = match from {
+            Origin::Start => (
+                0,
+                (0, Vec::new()),
+                Explorer::new(&run.scenario, run.variant.clone(), b),
+            ),
+            Origin::Here => (
+                run.cursor(),
+                run.branch_to_cursor(),
+                Explorer::from_here(
+                    &run.scenario,
+                    run.variant.clone(),
+                    run.world().clone(),
+                    &run.script_to_come(),
+                    b,
+                ),
+            ),
+        };
         Session {
             key: key(state),
-            explorer: Explorer::new(&state.run.scenario, state.run.variant.clone(), b),
+            from_step,
+            origin: from,
+            prefix,
+            explorer,
             phase: Phase::Running,
             started_ms: now_ms,
             elapsed_ms: 0.0,
@@ -117,6 +175,14 @@ impl Session {
                 return true;
             }
         }
+    }
+
+    /// A counterexample the search found, as the whole run from the scenario's start:
+    /// (script steps, then actions), as `Msg::LoadCounterexample` replays it.
+    pub fn whole_run(&self, tail: &[Action]) -> (usize, Vec<Action>) {
+        let (steps, mut actions) = self.prefix.clone();
+        actions.extend(tail.iter().cloned());
+        (steps, actions)
     }
 
     /// Stop a running search; what it found so far stays, marked incomplete.
@@ -176,6 +242,10 @@ impl Session {
                 "Stopped at the bound of {} distinct states: the search is incomplete, so “held” means only “not broken in the states explored”.",
                 thousands(r.bounds.max_states)
             ),
+            Phase::Done if self.from_step > 0 => format!(
+                "Every order from step {} within the bounds was explored.",
+                self.from_step
+            ),
             Phase::Done => "Every order within the bounds was explored.".to_string(),
         }
     }
@@ -215,7 +285,7 @@ pub fn invariant_rows(r: &ExploreReport) -> Vec<InvariantRow> {
 mod tests {
     use super::*;
     use crate::sim::Policy;
-    use crate::view::state::Choice;
+    use crate::view::state::{Choice, Msg};
 
     fn app(id: &str, choice: Choice) -> AppState {
         crate::view::state::app_on(id, choice)
@@ -240,17 +310,69 @@ mod tests {
     }
 
     #[test]
-    fn a_scenario_without_a_script_says_there_is_nothing_to_explore() {
-        assert!(nothing_to_explore(&app("sandbox", Choice::Policy(Policy::HighestSeen))).is_some());
+    fn a_scenario_without_a_script_is_explored_from_the_step_on_screen() {
+        let sandbox = app("sandbox", Choice::Policy(Policy::HighestSeen));
+        assert_eq!(main_search(&sandbox), Origin::Here);
+        let preset = app("paused-writer", Choice::Policy(Policy::Unfenced));
+        assert_eq!(main_search(&preset), Origin::Start);
+        assert!(origin_note(&sandbox, Origin::Here).contains("buttons"));
+        assert!(bounds_rows(&bounds(&sandbox, Origin::Here))
+            .contains(&("Workers' own moves", "3".to_string())));
+        // The blank sandbox explores more than its first state.
+        let mut s = Session::start(&sandbox, Origin::Here, 0.0);
+        finish(&mut s);
+        let r = s.report();
         assert!(
-            nothing_to_explore(&app("paused-writer", Choice::Policy(Policy::Unfenced))).is_none()
+            r.complete && r.distinct_states > 1_000,
+            "{}",
+            r.distinct_states
         );
+    }
+
+    #[test]
+    fn a_search_from_a_sandbox_session_loads_its_counterexample_as_the_whole_run() {
+        // A acquires in the sandbox and is told; then from here, unfenced, a stale overwrite.
+        let mut a = app("sandbox", Choice::Policy(Policy::Unfenced));
+        a.apply(Msg::Act(Action::Acquire {
+            worker: "A".into(),
+            lock: None,
+        }));
+        a.apply(Msg::Act(Action::Advance { ticks: 2 }));
+        let mut s = Session::start(&a, Origin::Here, 0.0);
+        assert_eq!(s.from_step, 2);
+        finish(&mut s);
+        let r = s.report();
+        let stale = r
+            .invariants
+            .iter()
+            .find(|i| i.kind == ViolationKind::StaleOverwrite)
+            .unwrap();
+        let tail = stale.counterexample.clone().unwrap_or_else(|| {
+            panic!(
+                "not broken: {} distinct, complete {}",
+                r.distinct_states, r.complete
+            )
+        });
+        let (script_steps, actions) = s.whole_run(&tail);
+        assert_eq!(
+            actions.len(),
+            2 + tail.len(),
+            "the two sandbox steps come first"
+        );
+        assert!(s.status_text().contains("from step 2"));
+        assert!(a.apply(Msg::LoadCounterexample {
+            kind: ViolationKind::StaleOverwrite,
+            script_steps,
+            actions,
+        }));
+        assert_eq!(a.error, None);
+        assert!(a.run.world().ghost.has(ViolationKind::StaleOverwrite));
     }
 
     #[test]
     fn a_session_runs_in_slices_to_the_cli_verdicts() {
         let a = app("paused-writer", Choice::Variant("unfenced".into()));
-        let mut s = Session::start(&a, 0.0);
+        let mut s = Session::start(&a, Origin::Start, 0.0);
         let slices = finish(&mut s);
         assert!(slices > 1, "a slice stops after {SLICE_MS} ms of the clock");
         assert_eq!(s.phase, Phase::Done);
@@ -267,7 +389,11 @@ mod tests {
         // The shortest stale overwrite, as tests/explore.rs pins it.
         assert_eq!(rows[0].length, Some(12));
         // The same search as the command line's, apart from the clock.
-        let cli = crate::sim::explore::explore(&a.run.scenario, a.run.variant.clone(), bounds(&a));
+        let cli = crate::sim::explore::explore(
+            &a.run.scenario,
+            a.run.variant.clone(),
+            bounds(&a, Origin::Start),
+        );
         assert_eq!(
             (r.states, r.distinct_states, &r.invariants),
             (cli.states, cli.distinct_states, &cli.invariants)
@@ -287,7 +413,7 @@ mod tests {
     #[test]
     fn highest_seen_holds_stale_overwrite() {
         let a = app("paused-writer", Choice::Variant("highest-seen".into()));
-        let mut s = Session::start(&a, 0.0);
+        let mut s = Session::start(&a, Origin::Start, 0.0);
         finish(&mut s);
         let rows = invariant_rows(&s.report());
         let stale = rows
@@ -305,7 +431,7 @@ mod tests {
             "cross-object-token",
             Choice::default_for(&presets_get("cross-object-token")),
         );
-        let mut s = Session::start(&a, 0.0);
+        let mut s = Session::start(&a, Origin::Start, 0.0);
         let mut now = clock(5.0);
         assert!(s.slice(&mut now), "a big preset takes more than one slice");
         let (v, max) = s.progress();
@@ -331,8 +457,8 @@ mod tests {
         let c = app("delayed-before-new", Choice::Policy(Policy::Strict));
         assert_ne!(key(&a), key(&b));
         assert_ne!(key(&b), key(&c));
-        assert_eq!(bounds(&a).max_states, APP_MAX_STATES);
-        let rows = bounds_rows(&bounds(&a));
+        assert_eq!(bounds(&a, Origin::Start).max_states, APP_MAX_STATES);
+        let rows = bounds_rows(&bounds(&a, Origin::Start));
         assert!(rows.contains(&("Distinct states, at most", "50,000".to_string())));
         assert!(rows.iter().any(|(l, _)| *l == "Pauses"));
         assert_eq!(thousands(1234567), "1,234,567");

@@ -122,10 +122,14 @@ pub enum Msg {
     /// normal run: listed in the picker, stepped through, shared by link. It opens at its
     /// first violation, else at its end.
     LoadScenario(Box<Scenario>, Vec<Action>),
-    /// Replay an explorer counterexample (`kind` is the invariant it breaks) from step 0 as
-    /// the user's own actions, under the current scenario and choice.
+    /// Replay an explorer counterexample (`kind` is the invariant it breaks) from the start,
+    /// under the current scenario and choice: `script_steps` of the script, then the actions
+    /// as the user's own.
     LoadCounterexample {
         kind: ViolationKind,
+        /// The run from the scenario's start, as `Run::replay` takes it: script steps taken,
+        /// then actions (a search from a later step prefixes how the run got there).
+        script_steps: usize,
         actions: Vec<Action>,
     },
     /// Import a scenario file's text (an exported run, or any scenario): it becomes the
@@ -371,9 +375,13 @@ impl AppState {
                 self.load_scenario(*s, actions);
                 true
             }
-            Msg::LoadCounterexample { kind, actions } => {
+            Msg::LoadCounterexample {
+                kind,
+                script_steps,
+                actions,
+            } => {
                 self.playing = false;
-                let run = match replay_run(self.current(), &self.choice, 0, &actions) {
+                let run = match replay_run(self.current(), &self.choice, script_steps, &actions) {
                     Ok(run) => run,
                     Err(r) => {
                         self.notice = None;
@@ -387,9 +395,9 @@ impl AppState {
                 self.run = run;
                 self.error = None;
                 self.notice = Some(format!(
-                    "Loaded the shortest run that breaks {}: {} actions, replayed as yours. Step back through it, or copy a link to it.",
+                    "Loaded the shortest run that breaks {}: {} steps, replayed as yours. Step back through it, or copy a link to it.",
                     kind.as_str(),
-                    actions.len()
+                    self.run.len()
                 ));
                 true
             }
@@ -1014,6 +1022,7 @@ mod tests {
         a.apply(Msg::StepForward);
         assert!(a.apply(Msg::LoadCounterexample {
             kind: ViolationKind::StaleOverwrite,
+            script_steps: 0,
             actions: ce.clone(),
         }));
         assert_eq!(a.error, None);
@@ -1021,7 +1030,7 @@ mod tests {
             .notice
             .clone()
             .unwrap()
-            .contains("breaks stale_overwrite: 12 actions"));
+            .contains("breaks stale_overwrite: 12 steps"));
         // The last step shows the violation; the step before does not.
         assert_eq!(a.run.cursor(), ce.len());
         let violation = |a: &AppState| {
@@ -1046,6 +1055,7 @@ mod tests {
         let sandbox = a.run.clone();
         a.apply(Msg::LoadCounterexample {
             kind: ViolationKind::StaleOverwrite,
+            script_steps: 0,
             actions: ce,
         });
         assert!(a

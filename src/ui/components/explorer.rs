@@ -5,7 +5,7 @@
 use super::tool_summary;
 use crate::ui::hooks::use_slices;
 use crate::ui::state::use_app;
-use crate::view::explore::{self, invariant_rows, thousands, Phase, Session};
+use crate::view::explore::{self, invariant_rows, thousands, Origin, Phase, Session};
 use crate::view::state::Msg;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -31,13 +31,16 @@ pub fn ExplorePanel() -> Html {
         })
     };
     let (start, stop) = use_slices(work);
-    let on_explore = {
-        let (session, state) = (session.clone(), state.clone());
+    let explore_from = |from: Origin| {
+        let (session, state, start) = (session.clone(), state.clone(), start.clone());
         Callback::from(move |_: MouseEvent| {
-            *session.borrow_mut() = Some(Session::start(&state, js_sys::Date::now()));
+            *session.borrow_mut() = Some(Session::start(&state, from, js_sys::Date::now()));
             start.emit(());
         })
     };
+    let main = explore::main_search(&state);
+    let on_explore = explore_from(main);
+    let on_explore_here = explore_from(Origin::Here);
     let on_cancel = {
         let session = session.clone();
         Callback::from(move |_: MouseEvent| {
@@ -50,20 +53,23 @@ pub fn ExplorePanel() -> Html {
 
     let guard = session.borrow();
     let running = guard.as_ref().is_some_and(|s| s.phase == Phase::Running);
-    let bounds = explore::bounds(&state);
+    let shown = guard.as_ref().map_or(main, |s| s.origin);
+    let bounds = explore::bounds(&state, shown);
     let about = format!(
         "Tries every delivery order, held message, pause and step of time the model allows within these bounds — for “{}” under {} — and reports each safety property: held, or broken with the shortest run that breaks it.",
         state.current().title,
         state.choice.value()
     );
+    let cursor = state.run.cursor();
+    // From the start is the main search; from this step is offered once there is a step
+    // other than the start to search from (in a scenario without a script they are one).
+    let offer_here = main == Origin::Start && cursor > 0;
 
     html! {
         <details class="panel tool explorer">
             {tool_summary("Explore every order", "Let the computer try every order of events in this scenario and find the shortest run that breaks a safety property.")}
             <p class="note">{about}</p>
-            if let Some(why) = explore::nothing_to_explore(&state) {
-                <p class="note" role="status">{why}</p>
-            }
+            <p class="note">{explore::origin_note(&state, shown)}</p>
             <dl class="bounds" aria-label="Bounds of the search">
                 for (label, value) in explore::bounds_rows(&bounds) {
                     <div><dt>{label}</dt><dd>{value}</dd></div>
@@ -71,6 +77,9 @@ pub fn ExplorePanel() -> Html {
             </dl>
             <div class="tool-actions">
                 <button type="button" disabled={running} onclick={on_explore}>{"Explore"}</button>
+                if offer_here {
+                    <button type="button" disabled={running} onclick={on_explore_here}>{format!("Explore from step {cursor}")}</button>
+                }
                 <button type="button" disabled={!running} onclick={on_cancel}>{"Cancel"}</button>
             </div>
             if let Some(s) = guard.as_ref() {
@@ -120,7 +129,7 @@ fn report(s: &Session, state: &crate::ui::state::AppCtx) -> Html {
                         <span class="inv-explain">{format!(" — {}.", row.explain)}</span>
                         if let (Some(n), Some(actions)) = (row.length, inv.counterexample) {
                             {" "}<span class="inv-len">{format!("Shortest counterexample: {n} actions.")}</span>
-                            {" "}{load_button(state, row.kind, actions)}
+                            {" "}{load_button(state, row.kind, s.whole_run(&actions))}
                         }
                     </li>
                 }
@@ -132,13 +141,14 @@ fn report(s: &Session, state: &crate::ui::state::AppCtx) -> Html {
 fn load_button(
     state: &crate::ui::state::AppCtx,
     kind: crate::sim::ViolationKind,
-    actions: Vec<crate::sim::Action>,
+    (script_steps, actions): (usize, Vec<crate::sim::Action>),
 ) -> Html {
     let d = state.dispatcher();
     let name = format!("Load counterexample for {}", kind.as_str());
     let onclick = Callback::from(move |_: MouseEvent| {
         d.dispatch(Msg::LoadCounterexample {
             kind,
+            script_steps,
             actions: actions.clone(),
         });
         super::show_timeline();
