@@ -68,9 +68,9 @@ test: setup-test
 # build (every target) and the app's own code, which only the wasm target compiles.
 test-native:
 	cargo fmt --all -- --check
-	cargo clippy --all-targets -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown --lib --bins -- -D warnings
-	cargo test
+	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --workspace --lib --bins -- -D warnings
+	cargo test --workspace
 
 # Each tests/wasm_*.rs is a browser test crate run by wasm-bindgen-test-runner in headless
 # Chromium (see .cargo/config.toml and webdriver.json).

@@ -8,7 +8,8 @@
 pub mod cli;
 pub mod link;
 pub mod presets;
-pub mod sim;
+/// The model, a crate of its own (src/sim/Cargo.toml), named here as it always was.
+pub use fencing_sim as sim;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 pub mod view;

@@ -418,3 +418,26 @@ fn a_forbidden_line_added_to_a_real_model_file_is_caught() {
         vec![(lines + 2, "SystemTime")]
     );
 }
+
+/// The model is a crate of its own whose only dependencies are serde and serde_json, so a
+/// browser, clock or randomness crate cannot reach it without this test failing first.
+#[test]
+fn the_model_crate_depends_on_serde_alone() {
+    let manifest =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/sim/Cargo.toml"))
+            .expect("src/sim/Cargo.toml");
+    let mut section = String::new();
+    let mut deps = Vec::new();
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line.to_string();
+        } else if section.contains("dependencies") && !line.is_empty() && !line.starts_with('#') {
+            deps.push(line.split(['=', ' ']).next().unwrap_or("").to_string());
+        }
+    }
+    assert_eq!(deps, ["serde", "serde_json"], "in {section}");
+    assert!(
+        !manifest.contains("[target."),
+        "no target-specific dependencies"
+    );
+}

@@ -578,7 +578,7 @@ impl fmt::Display for Action {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::request::Op;
+    use crate::request::Op;
 
     #[test]
     fn one_tick_is_singular() {

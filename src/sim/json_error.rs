@@ -203,7 +203,7 @@ mod tests {
 
         // A check made after the whole object is read (`Action`'s try_from) names that object.
         let actions = r#"[{"do":"acquire","worker":"A"}, {"do":"fly"} ]"#;
-        let e = from_str::<Vec<crate::sim::Action>>(actions).unwrap_err();
+        let e = from_str::<Vec<crate::Action>>(actions).unwrap_err();
         assert!(e.starts_with("[1]: unknown variant `fly`"), "{e}");
 
         let v: serde_json::Value = serde_json::from_str(&cases_net_bad()).unwrap();

@@ -411,7 +411,7 @@ mod tests {
 
     #[test]
     fn the_remembered_first_user_step_answers_as_a_scan_would() {
-        let s = crate::presets::get("paused-writer").unwrap();
+        let s = Scenario::from_json(include_str!("../../presets/paused-writer.json")).unwrap();
         let mut run = Run::new(&s, s.variants.first());
         // A fixed walk: forward, back, acting, forking in the past.
         let mut x: u32 = 7;

@@ -18,7 +18,6 @@ use super::time::Tick;
 use super::token::Issuer;
 use super::worker::{Status, Worker, WriteSpec};
 use serde::{Deserialize, Serialize};
-use std::collections::hash_map::DefaultHasher;
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
@@ -179,9 +178,11 @@ impl World {
         }
     }
 
-    /// A stable digest of the whole state, for deduplication and determinism checks.
+    /// A digest of the whole state (events' metrics and overlaps included), for determinism
+    /// checks: the same on every machine and run (`FxHasher`). The explorer deduplicates by
+    /// `state_key`, which leaves out what cannot change the future.
     pub fn fingerprint(&self) -> u64 {
-        let mut h = DefaultHasher::new();
+        let mut h = super::hash::FxHasher::default();
         self.hash(&mut h);
         h.finish()
     }
