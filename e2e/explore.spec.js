@@ -74,8 +74,15 @@ test('paused-writer: under highest-seen stale_overwrite holds', async ({ page, p
   expect(broken).not.toContain('stale_overwrite');
   await expect(report(page).locator('li.held', { hasText: 'stale_overwrite' })).toContainText('held');
   await expect(button(page, 'Load counterexample for stale_overwrite')).toHaveCount(0);
+  // "held" means something: the search did reach a stale refusal, and can show it
+  const milestones = report(page).locator('ul.milestones');
+  await expect(milestones.locator('li', { hasText: 'stale_refused' })).toContainText('✓ reached');
   await shot(page, 'explore-report-360');
   await shotOf(section, 'explore-panel-360');
+  await button(page, 'Load the run that reaches stale_refused').click();
+  await expect(page.getByText(/Loaded the shortest run that reaches stale_refused/)).toBeVisible();
+  await expect(eventLog(page)).toContainText(/rejected.*stale|stale.*rejected/i);
+  await openPreset(page, 'paused-writer', 'highest-seen');
   // another policy discards the report
   await page.getByRole('combobox', { name: /^Receiver policy\b/ }).selectOption('unfenced');
   await expect(report(page)).toHaveCount(0);

@@ -738,6 +738,28 @@ fn check_text(r: &ExploreReport) -> String {
             }
         }
     }
+    let _ = writeln!(o, "milestones (what the search got to):");
+    for m in &r.milestones {
+        match &m.witness {
+            Some(w) => {
+                let _ = writeln!(
+                    o,
+                    "  reached   {} — {}, in {} actions at the shortest",
+                    m.kind,
+                    m.kind.explain(),
+                    w.len()
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    o,
+                    "  NEVER     {} — {}: not within these bounds",
+                    m.kind,
+                    m.kind.explain()
+                );
+            }
+        }
+    }
     o
 }
 

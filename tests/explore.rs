@@ -584,3 +584,53 @@ fn a_sandbox_session_explores_what_its_buttons_allow() {
         }
     }
 }
+
+#[test]
+fn milestones_say_what_the_search_got_to_and_their_runs_replay() {
+    let s = presets::get("paused-writer").unwrap();
+    let sv = s.with_variant(s.variant("highest-seen").unwrap());
+    let r = explore(&sv, None, Bounds::for_scenario(&sv));
+    let reached: Vec<&str> = r
+        .milestones
+        .iter()
+        .filter(|m| m.reached)
+        .map(|m| m.kind.as_str())
+        .collect();
+    assert_eq!(reached, ["write_applied", "granted_again", "stale_refused"]);
+    // The shortest run to a stale refusal ends with one.
+    let stale = &r.milestones[2];
+    let run = Run::replay(
+        &s,
+        s.variant("highest-seen"),
+        0,
+        stale.witness.as_ref().unwrap(),
+    )
+    .unwrap_or_else(|r| panic!("{}", r.what));
+    assert!(run.world().ghost.stale_refused);
+    let refused_stale = |e: &fencing_lab::sim::Event| {
+        matches!(
+            e.kind,
+            fencing_lab::sim::EventKind::WriteRejected {
+                reason: fencing_lab::sim::Reason::Stale,
+                ..
+            }
+        )
+    };
+    assert!(run.last_step_events().iter().any(refused_stale));
+    assert!(!run
+        .events()
+        .take(run.event_count() - run.last_step_events().len())
+        .any(refused_stale));
+    // Bounds too tight for the story: nothing breaks, and the milestones say why that means
+    // nothing.
+    let tight = Bounds {
+        max_depth: 4,
+        ..Bounds::for_scenario(&sv)
+    };
+    let r = explore(&sv, None, tight);
+    assert!(r.complete && r.invariants.iter().all(|i| i.held));
+    assert!(r
+        .milestones
+        .iter()
+        .all(|m| !m.reached && m.witness.is_none()));
+}

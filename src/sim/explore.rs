@@ -11,7 +11,7 @@
 
 use super::action::{Action, MsgSel};
 use super::hash::FxHasher;
-use super::invariant::ViolationKind;
+use super::invariant::{Milestone, ViolationKind};
 use super::scenario::Scenario;
 use super::time::Tick;
 use super::world::World;
@@ -67,6 +67,15 @@ pub struct InvariantResult {
     pub counterexample: Option<Vec<Action>>,
 }
 
+/// A milestone (`Milestone`): reached or not within the bounds, with the shortest run that
+/// reaches it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MilestoneResult {
+    pub kind: Milestone,
+    pub reached: bool,
+    pub witness: Option<Vec<Action>>,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ExploreReport {
     pub scenario: String,
@@ -82,6 +91,8 @@ pub struct ExploreReport {
     /// False when `max_states` cut the search short.
     pub complete: bool,
     pub invariants: Vec<InvariantResult>,
+    /// What the search got to (reachability), so that "held" can be read against it.
+    pub milestones: Vec<MilestoneResult>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -124,6 +135,8 @@ pub struct Explorer {
     states: usize,
     terminal: usize,
     found: Vec<(ViolationKind, Vec<Action>)>,
+    /// Milestones reached, with the shortest run to each.
+    reached: Vec<(Milestone, Vec<Action>)>,
     truncated: bool,
 }
 
@@ -245,8 +258,15 @@ impl Explorer {
             states: 1,
             terminal: 0,
             found: Vec::new(),
+            reached: Vec::new(),
             truncated: false,
         };
+        // A search from part-way may start where a milestone is already behind it.
+        for m in Milestone::ALL {
+            if m.reached(&root.world.ghost) {
+                e.reached.push((m, Vec::new()));
+            }
+        }
         e.seen.insert(e.key(&root));
         e.queue.push_back(root);
         e
@@ -286,6 +306,11 @@ impl Explorer {
                     continue;
                 }
                 self.states += 1;
+                // Milestones are checked on every transition, a repeated state's included:
+                // the state key leaves out what only they read.
+                if self.reached.len() < Milestone::ALL.len() {
+                    self.note_milestones(&node, &world, &action);
+                }
                 let before: Vec<ViolationKind> =
                     node.world.ghost.violations.iter().map(|v| v.kind).collect();
                 let child = Node {
@@ -314,6 +339,17 @@ impl Explorer {
             }
         }
         self.queue.is_empty()
+    }
+
+    fn note_milestones(&mut self, from: &Node, to: &World, action: &Action) {
+        for m in Milestone::ALL {
+            let new = m.reached(&to.ghost) && !m.reached(&from.world.ghost);
+            if new && !self.reached.iter().any(|(r, _)| *r == m) {
+                let mut path = self.path(from.at);
+                path.push(action.clone());
+                self.reached.push((m, path));
+            }
+        }
     }
 
     fn path(&self, mut at: Option<usize>) -> Vec<Action> {
@@ -496,6 +532,17 @@ impl Explorer {
             elapsed_ms: 0,
             complete: !self.truncated,
             invariants,
+            milestones: Milestone::ALL
+                .iter()
+                .map(|m| {
+                    let found = self.reached.iter().find(|(r, _)| r == m);
+                    MilestoneResult {
+                        kind: *m,
+                        reached: found.is_some(),
+                        witness: found.map(|(_, p)| p.clone()),
+                    }
+                })
+                .collect(),
         }
     }
 }

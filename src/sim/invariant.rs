@@ -72,6 +72,63 @@ impl ViolationKind {
     }
 }
 
+/// A milestone: something the interesting part of a story needs to happen, checked by the
+/// explorer as a reachability ("sometimes") property beside the safety ones. A search whose
+/// bounds never let the lock change hands reports every safety property held and means
+/// nothing; the milestones it did not reach say so.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Milestone {
+    /// A protected write took effect somewhere.
+    WriteApplied,
+    /// A lock was granted a second time: a takeover (or the same worker again).
+    GrantedAgain,
+    /// A resource refused a request whose token was older than one it had seen.
+    StaleRefused,
+}
+
+impl Milestone {
+    pub const ALL: [Milestone; 3] = [
+        Milestone::WriteApplied,
+        Milestone::GrantedAgain,
+        Milestone::StaleRefused,
+    ];
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Milestone::WriteApplied => "write_applied",
+            Milestone::GrantedAgain => "granted_again",
+            Milestone::StaleRefused => "stale_refused",
+        }
+    }
+
+    /// One sentence for people: what happened.
+    pub fn explain(&self) -> &'static str {
+        match self {
+            Milestone::WriteApplied => "a protected write took effect",
+            Milestone::GrantedAgain => {
+                "a lock was granted a second time: the lease changed hands (or was taken again)"
+            }
+            Milestone::StaleRefused => "a resource refused a request carrying an older token",
+        }
+    }
+
+    /// Whether it has happened, by the ghost's record.
+    pub fn reached(&self, g: &Ghost) -> bool {
+        match self {
+            Milestone::WriteApplied => !g.newest_applied.is_empty(),
+            Milestone::GrantedAgain => g.latest_grant.values().any(|&n| n >= 2),
+            Milestone::StaleRefused => g.stale_refused,
+        }
+    }
+}
+
+impl std::fmt::Display for Milestone {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Violation {
     pub kind: ViolationKind,
@@ -108,6 +165,9 @@ pub struct Ghost {
     /// Multi-object operations sent as separate writes: op id → per target, its part once known.
     pub multi: BTreeMap<String, BTreeMap<String, Option<Part>>>,
     pub violations: Vec<Violation>,
+    /// A resource has refused a stale token (`Milestone::StaleRefused`). Only the explorer
+    /// reads it, on every transition, so its state key leaves it out.
+    pub stale_refused: bool,
 }
 
 impl Ghost {

@@ -28,7 +28,7 @@ pub mod world;
 
 pub use action::{Action, MsgSel};
 pub use event::{Event, EventKind, Metrics};
-pub use invariant::{Violation, ViolationKind};
+pub use invariant::{Milestone, Violation, ViolationKind};
 pub use request::{Op, Outcome, Reason};
 pub use resource::Policy;
 pub use run::Run;

@@ -996,6 +996,9 @@ impl World {
                 .coordinator
                 .holder(&lock)
                 .is_some_and(|h| h.generation == g && h.worker == req.from);
+            if *reason == Reason::Stale && !self.ghost.stale_refused {
+                Rc::make_mut(&mut self.ghost).stale_refused = true;
+            }
             if *reason == Reason::Stale && g > 0 && current {
                 let detail = format!(
                     "{} holds the current lease yet its token was refused",

@@ -3,11 +3,11 @@
 //!
 //! The model has no clock, so the caller passes one in (`now` in milliseconds); the page
 //! gives `Date.now`, the tests a fake. A session lives in the panel, not in `AppState`:
-//! only loading a counterexample changes the app (`Msg::LoadCounterexample`).
+//! only loading a run it found changes the app (`Msg::LoadFound`).
 
 use super::state::AppState;
 use crate::sim::explore::{Bounds, ExploreReport, Explorer};
-use crate::sim::{Action, ViolationKind};
+use crate::sim::{Action, Milestone, ViolationKind};
 
 /// The page stops at fewer distinct states than the command line: a search's frontier is
 /// kept in memory, and a tab's memory is not given back. About half the presets finish
@@ -281,11 +281,69 @@ pub fn invariant_rows(r: &ExploreReport) -> Vec<InvariantRow> {
         .collect()
 }
 
+/// One milestone's line of the report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MilestoneRow {
+    pub kind: Milestone,
+    pub reached: bool,
+    /// "✓ reached", "already so" (before a search from part-way began), "✗ never reached",
+    /// or for an unfinished search "not reached so far".
+    pub verdict: &'static str,
+    /// Its look: `reached`, `already`, `never` or `unknown`.
+    pub class: &'static str,
+    /// The sentence after the milestone's name.
+    pub text: String,
+    /// The shortest run to it, when the search took one.
+    pub length: Option<usize>,
+}
+
+pub fn milestone_rows(r: &ExploreReport) -> Vec<MilestoneRow> {
+    r.milestones
+        .iter()
+        .map(|m| {
+            let length = m.witness.as_ref().map(Vec::len).filter(|n| *n > 0);
+            let (verdict, class, text) = match (&m.witness, r.complete) {
+                (Some(w), _) if w.is_empty() => (
+                    "already so",
+                    "already",
+                    format!("{}, before the search began.", m.kind.explain()),
+                ),
+                (Some(w), _) => (
+                    "✓ reached",
+                    "reached",
+                    format!("{}. Shortest run there: {} actions.", m.kind.explain(), w.len()),
+                ),
+                (None, true) => (
+                    "✗ never reached",
+                    "never",
+                    format!(
+                        "{}: never, within these bounds — so the verdicts above say nothing about what could follow it.",
+                        m.kind.explain()
+                    ),
+                ),
+                (None, false) => (
+                    "? not reached so far",
+                    "unknown",
+                    format!("{}.", m.kind.explain()),
+                ),
+            };
+            MilestoneRow {
+                kind: m.kind,
+                reached: m.reached,
+                verdict,
+                class,
+                text,
+                length,
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::sim::Policy;
-    use crate::view::state::{Choice, Msg};
+    use crate::view::state::{Choice, Found, Msg};
 
     fn app(id: &str, choice: Choice) -> AppState {
         crate::view::state::app_on(id, choice)
@@ -360,8 +418,8 @@ mod tests {
             "the two sandbox steps come first"
         );
         assert!(s.status_text().contains("from step 2"));
-        assert!(a.apply(Msg::LoadCounterexample {
-            kind: ViolationKind::StaleOverwrite,
+        assert!(a.apply(Msg::LoadFound {
+            found: Found::Breaks(ViolationKind::StaleOverwrite),
             script_steps,
             actions,
         }));
@@ -423,6 +481,35 @@ mod tests {
         assert!(stale.held && stale.length.is_none());
         assert_eq!(stale.verdict, "✓ held");
         assert!(!stale.explain.is_empty());
+    }
+
+    #[test]
+    fn milestones_read_as_reached_never_or_already() {
+        let a = app("paused-writer", Choice::Variant("highest-seen".into()));
+        let mut s = Session::start(&a, Origin::Start, 0.0);
+        finish(&mut s);
+        let rows = milestone_rows(&s.report());
+        assert!(rows
+            .iter()
+            .all(|m| m.verdict == "✓ reached" && m.length.is_some()));
+        // At the end of the story a write has long been applied: from there it is already so.
+        let mut end = a.clone();
+        end.apply(Msg::ToEnd);
+        let mut s = Session::start(&end, Origin::Here, 0.0);
+        finish(&mut s);
+        let rows = milestone_rows(&s.report());
+        let applied = &rows[0];
+        assert_eq!((applied.verdict, applied.length), ("already so", None));
+        assert!(rows.iter().all(|m| m.verdict == "already so"), "{rows:?}");
+        // Bounds too tight for the story: what never happened says what that means.
+        let tight = Bounds {
+            max_depth: 4,
+            ..bounds(&a, Origin::Start)
+        };
+        let r = crate::sim::explore::explore(&a.run.scenario, None, tight);
+        let never = &milestone_rows(&r)[1];
+        assert_eq!(never.verdict, "✗ never reached");
+        assert!(never.text.contains("say nothing"));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use crate::link::{Link, ScenarioRef};
 use crate::sim::run::{Refused, Replayed, Run};
 use crate::sim::scenario::Scenario;
-use crate::sim::{Action, Policy, ViolationKind};
+use crate::sim::{Action, Milestone, Policy, ViolationKind};
 use crate::view::file::FileStatus;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -86,6 +86,23 @@ impl PartialEq for AppState {
     }
 }
 
+/// What a run the explorer found shows: a safety property broken, or a milestone reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Found {
+    Breaks(ViolationKind),
+    Reaches(Milestone),
+}
+
+/// "breaks stale_overwrite", "reaches stale_refused (a resource refused …)".
+impl std::fmt::Display for Found {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Found::Breaks(k) => write!(f, "breaks {k}"),
+            Found::Reaches(m) => write!(f, "reaches {m} ({})", m.explain()),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Msg {
     /// Load a scenario by index, under its default choice, at step 0 — or, if the user acted
@@ -122,11 +139,11 @@ pub enum Msg {
     /// normal run: listed in the picker, stepped through, shared by link. It opens at its
     /// first violation, else at its end.
     LoadScenario(Box<Scenario>, Vec<Action>),
-    /// Replay an explorer counterexample (`kind` is the invariant it breaks) from the start,
-    /// under the current scenario and choice: `script_steps` of the script, then the actions
-    /// as the user's own.
-    LoadCounterexample {
-        kind: ViolationKind,
+    /// Replay a run the explorer found (`found`: the invariant it breaks, or the milestone it
+    /// reaches) from the start, under the current scenario and choice: `script_steps` of the
+    /// script, then the actions as the user's own.
+    LoadFound {
+        found: Found,
         /// The run from the scenario's start, as `Run::replay` takes it: script steps taken,
         /// then actions (a search from a later step prefixes how the run got there).
         script_steps: usize,
@@ -375,8 +392,8 @@ impl AppState {
                 self.load_scenario(*s, actions);
                 true
             }
-            Msg::LoadCounterexample {
-                kind,
+            Msg::LoadFound {
+                found,
                 script_steps,
                 actions,
             } => {
@@ -385,18 +402,14 @@ impl AppState {
                     Ok(run) => run,
                     Err(r) => {
                         self.notice = None;
-                        self.error = Some(format!(
-                            "The counterexample could not be loaded: {}",
-                            r.what
-                        ));
+                        self.error = Some(format!("The run could not be loaded: {}", r.what));
                         return true;
                     }
                 };
                 self.run = run;
                 self.error = None;
                 self.notice = Some(format!(
-                    "Loaded the shortest run that breaks {}: {} steps, replayed as yours. Step back through it, or copy a link to it.",
-                    kind.as_str(),
+                    "Loaded the shortest run that {found}: {} steps, replayed as yours. Step back through it, or copy a link to it.",
                     self.run.len()
                 ));
                 true
@@ -1020,8 +1033,8 @@ mod tests {
             .expect("broken under unfenced");
         assert_eq!(report.invariants[0].kind, ViolationKind::StaleOverwrite);
         a.apply(Msg::StepForward);
-        assert!(a.apply(Msg::LoadCounterexample {
-            kind: ViolationKind::StaleOverwrite,
+        assert!(a.apply(Msg::LoadFound {
+            found: Found::Breaks(ViolationKind::StaleOverwrite),
             script_steps: 0,
             actions: ce.clone(),
         }));
@@ -1053,8 +1066,8 @@ mod tests {
         let before = a.run.clone();
         a.apply(Msg::LoadId("sandbox".into()));
         let sandbox = a.run.clone();
-        a.apply(Msg::LoadCounterexample {
-            kind: ViolationKind::StaleOverwrite,
+        a.apply(Msg::LoadFound {
+            found: Found::Breaks(ViolationKind::StaleOverwrite),
             script_steps: 0,
             actions: ce,
         });
@@ -1062,7 +1075,7 @@ mod tests {
             .error
             .clone()
             .unwrap()
-            .starts_with("The counterexample could not be loaded"));
+            .starts_with("The run could not be loaded"));
         assert_eq!(a.run, sandbox);
         assert_ne!(a.run, before);
     }

@@ -5,8 +5,10 @@
 use super::tool_summary;
 use crate::ui::hooks::use_slices;
 use crate::ui::state::use_app;
-use crate::view::explore::{self, invariant_rows, thousands, Origin, Phase, Session};
-use crate::view::state::Msg;
+use crate::view::explore::{
+    self, invariant_rows, milestone_rows, thousands, Origin, Phase, Session,
+};
+use crate::view::state::{Found, Msg};
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -129,7 +131,20 @@ fn report(s: &Session, state: &crate::ui::state::AppCtx) -> Html {
                         <span class="inv-explain">{format!(" — {}.", row.explain)}</span>
                         if let (Some(n), Some(actions)) = (row.length, inv.counterexample) {
                             {" "}<span class="inv-len">{format!("Shortest counterexample: {n} actions.")}</span>
-                            {" "}{load_button(state, row.kind, s.whole_run(&actions))}
+                            {" "}{load_button(state, Found::Breaks(row.kind), s.whole_run(&actions))}
+                        }
+                    </li>
+                }
+            </ul>
+            <h4 class="milestones-head">{"Milestones: what the search got to"}</h4>
+            <ul class="invariants milestones">
+                for (row, m) in milestone_rows(&r).into_iter().zip(r.milestones.clone()) {
+                    <li key={row.kind.as_str()} class={row.class}>
+                        <span class="inv-verdict">{row.verdict}</span>
+                        {" "}<code>{row.kind.as_str()}</code>
+                        <span class="inv-explain">{format!(" — {}", row.text)}</span>
+                        if let (Some(_), Some(witness)) = (row.length, m.witness) {
+                            {" "}{load_button(state, Found::Reaches(row.kind), s.whole_run(&witness))}
                         }
                     </li>
                 }
@@ -140,18 +155,24 @@ fn report(s: &Session, state: &crate::ui::state::AppCtx) -> Html {
 
 fn load_button(
     state: &crate::ui::state::AppCtx,
-    kind: crate::sim::ViolationKind,
+    found: Found,
     (script_steps, actions): (usize, Vec<crate::sim::Action>),
 ) -> Html {
     let d = state.dispatcher();
-    let name = format!("Load counterexample for {}", kind.as_str());
+    let (label, name) = match found {
+        Found::Breaks(k) => (
+            "Load counterexample",
+            format!("Load counterexample for {k}"),
+        ),
+        Found::Reaches(m) => ("Load the run", format!("Load the run that reaches {m}")),
+    };
     let onclick = Callback::from(move |_: MouseEvent| {
-        d.dispatch(Msg::LoadCounterexample {
-            kind,
+        d.dispatch(Msg::LoadFound {
+            found,
             script_steps,
             actions: actions.clone(),
         });
         super::show_timeline();
     });
-    html! { <button type="button" class="small" aria-label={name} {onclick}>{"Load counterexample"}</button> }
+    html! { <button type="button" class="small" aria-label={name} {onclick}>{label}</button> }
 }
