@@ -311,8 +311,7 @@ impl Explorer {
                 if self.reached.len() < Milestone::ALL.len() {
                     self.note_milestones(&node, &world, &action);
                 }
-                let before: Vec<ViolationKind> =
-                    node.world.ghost.violations.iter().map(|v| v.kind).collect();
+                let before = node.world.ghost.violated_kinds();
                 let child = Node {
                     world,
                     pcs,
@@ -326,7 +325,8 @@ impl Explorer {
                 }
                 self.trail.push((node.at, action));
                 for v in &child.world.ghost.violations {
-                    if !before.contains(&v.kind) && !self.found.iter().any(|(f, _)| *f == v.kind) {
+                    let new = before & (1 << v.kind as u8) == 0;
+                    if new && !self.found.iter().any(|(f, _)| *f == v.kind) {
                         self.found.push((v.kind, self.path(child.at)));
                     }
                 }

@@ -180,4 +180,11 @@ impl Ghost {
     pub fn has(&self, kind: ViolationKind) -> bool {
         self.violations.iter().any(|v| v.kind == kind)
     }
+
+    /// Which kinds have been violated, as a set of bits in `ViolationKind::ALL`'s order.
+    pub fn violated_kinds(&self) -> u8 {
+        self.violations
+            .iter()
+            .fold(0, |bits, v| bits | (1 << v.kind as u8))
+    }
 }

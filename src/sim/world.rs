@@ -1261,32 +1261,32 @@ impl World {
         // `Network::next_due`), without their ids: two paths that put the same messages on
         // the wire in a different order within one due time are different states, since a
         // tick delivers them in that order; ids themselves only name them.
-        let mut order: Vec<&Envelope> = self.network.in_flight.iter().map(|e| &**e).collect();
-        order.sort_by_key(|e| (e.due_at, e.id));
-        let flights: Vec<u64> = order
-            .into_iter()
-            .map(|e| {
-                let mut m = super::hash::FxHasher::default();
-                (&e.from, &e.to, e.sent_at, e.due_at, e.hold).hash(&mut m);
-                let worker = match (&e.from, &e.to) {
-                    (Node::Worker(n), _) | (_, Node::Worker(n)) => n.as_str(),
-                    _ => "",
-                };
-                hash_message(&e.msg, worker, &ranks, &mut m);
-                m.finish()
-            })
-            .collect();
-        flights.hash(&mut h);
+        let flights = &self.network.in_flight;
+        let by_due = |e: &Envelope| (e.due_at, e.id);
+        let hash_flight = |e: &Envelope, h: &mut super::hash::FxHasher| {
+            (&e.from, &e.to, e.sent_at, e.due_at, e.hold).hash(h);
+            let worker = match (&e.from, &e.to) {
+                (Node::Worker(n), _) | (_, Node::Worker(n)) => n.as_str(),
+                _ => "",
+            };
+            hash_message(&e.msg, worker, &ranks, h);
+        };
+        flights.len().hash(&mut h);
+        // Usually already in that order (sent in order, equal delays): no sort, no copy.
+        if flights.is_sorted_by_key(|e| by_due(e)) {
+            flights.iter().for_each(|e| hash_flight(e, &mut h));
+        } else {
+            let mut order: Vec<&Envelope> = flights.iter().map(|e| &**e).collect();
+            order.sort_by_key(|e| by_due(e));
+            order.into_iter().for_each(|e| hash_flight(e, &mut h));
+        }
         self.network.spec.hash(&mut h);
         self.ghost.minted.hash(&mut h);
         self.ghost.latest_grant.hash(&mut h);
         self.ghost.newest_applied.hash(&mut h);
         self.ghost.executed.hash(&mut h);
         self.ghost.multi.hash(&mut h);
-        let mut kinds: Vec<ViolationKind> = self.ghost.violations.iter().map(|v| v.kind).collect();
-        kinds.sort();
-        kinds.dedup();
-        kinds.hash(&mut h);
+        self.ghost.violated_kinds().hash(&mut h);
         h.finish()
     }
 
@@ -1296,31 +1296,25 @@ impl World {
     /// ones exceed every live one, so renaming them so keeps every future the same, and paths
     /// that sent a different number of requests meet again in one state.
     fn request_ranks(&self) -> Ranks<'_> {
-        let mut live: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+        // One flat, sorted list of (worker, number): no map or list per worker to allocate.
+        let mut live: Vec<(&str, u32)> = Vec::with_capacity(16);
         for wk in &self.workers {
-            let mine = live.entry(wk.name.as_str()).or_default();
-            mine.extend(wk.outstanding.iter().map(|o| o.req));
-            mine.extend(wk.inbox.iter().filter_map(Message::req));
+            let name = wk.name.as_str();
+            live.extend(wk.outstanding.iter().map(|o| (name, o.req)));
+            live.extend(wk.inbox.iter().filter_map(Message::req).map(|r| (name, r)));
         }
-        let mut note = |worker: &str, req: u32| {
-            if let Some(v) = live.get_mut(worker) {
-                v.push(req);
-            }
-        };
         for e in &self.network.in_flight {
             if let (Node::Worker(n), _) | (_, Node::Worker(n)) = (&e.from, &e.to) {
-                e.msg.req().into_iter().for_each(|r| note(n, r));
+                live.extend(e.msg.req().map(|r| (n.as_str(), r)));
             }
         }
         for l in self.coordinator.locks.values() {
-            l.holder.iter().for_each(|h| note(&h.worker, h.req));
-            l.queue.iter().for_each(|q| note(&q.worker, q.req));
-            l.pending.iter().for_each(|p| note(&p.worker, p.req));
+            live.extend(l.holder.iter().map(|h| (h.worker.as_str(), h.req)));
+            live.extend(l.queue.iter().map(|q| (q.worker.as_str(), q.req)));
+            live.extend(l.pending.iter().map(|p| (p.worker.as_str(), p.req)));
         }
-        for v in live.values_mut() {
-            v.sort_unstable();
-            v.dedup();
-        }
+        live.sort_unstable();
+        live.dedup();
         Ranks(live)
     }
 
@@ -1348,14 +1342,15 @@ fn crosses_cut(e: &Envelope, worker: &str) -> bool {
 }
 
 /// Request numbers by rank among the live ones, per worker (`World::request_ranks`).
-struct Ranks<'a>(BTreeMap<&'a str, Vec<u32>>);
+struct Ranks<'a>(Vec<(&'a str, u32)>);
 
 impl Ranks<'_> {
+    /// The number's place among its worker's live numbers.
     fn of(&self, worker: &str, req: u32) -> u32 {
+        let first = self.0.partition_point(|(w, _)| *w < worker);
         self.0
-            .get(worker)
-            .and_then(|v| v.binary_search(&req).ok())
-            .map_or(u32::MAX, |i| i as u32)
+            .binary_search(&(worker, req))
+            .map_or(u32::MAX, |i| (i - first) as u32)
     }
 }
 
