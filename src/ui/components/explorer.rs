@@ -136,8 +136,8 @@ fn report(s: &Session, state: &crate::ui::state::AppCtx) -> Html {
                     </li>
                 }
             </ul>
-            <h4 class="milestones-head">{"Milestones: what the search got to"}</h4>
-            <ul class="invariants milestones">
+            <p class="milestones-head" id="milestones-head">{"Milestones: what the search got to"}</p>
+            <ul class="invariants milestones" aria-labelledby="milestones-head">
                 for (row, m) in milestone_rows(&r).into_iter().zip(r.milestones.clone()) {
                     <li key={row.kind.as_str()} class={row.class}>
                         <span class="inv-verdict">{row.verdict}</span>
