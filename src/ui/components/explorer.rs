@@ -58,7 +58,7 @@ pub fn ExplorePanel() -> Html {
     let shown = guard.as_ref().map_or(main, |s| s.origin);
     let bounds = explore::bounds(&state, shown);
     let about = format!(
-        "Tries every delivery order, held message, pause and step of time the model allows within these bounds — for “{}” under {} — and reports each safety property: held, or broken with the shortest run that breaks it.",
+        "Tries every order of deliveries, held messages, pauses, steps of time and moves that the bounds below allow — for “{}” under {} — and reports each safety property: held, or broken with the shortest run that breaks it.",
         state.current().title,
         state.choice.value()
     );
