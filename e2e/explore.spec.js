@@ -20,7 +20,7 @@ test('paused-writer: unfenced breaks stale_overwrite; its counterexample loads i
   await page.setViewportSize({ width: 1280, height: 900 });
   await openPreset(page, 'paused-writer', 'unfenced');
   const section = await openTool(page, 'Explore every order');
-  await expect(section.getByText('Pauses')).toBeVisible();
+  await expect(section.getByText('Pauses', { exact: true })).toBeVisible();
   await expect(section.getByText('Distinct states, at most')).toBeVisible();
   // nothing is computed before the button
   await expect(page.getByRole('progressbar', { name: 'Exploration progress' })).toHaveCount(0);
