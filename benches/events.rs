@@ -73,7 +73,7 @@ fn main() {
             for a in &actions {
                 n += w.step(black_box(a)).expect("replays").len();
             }
-            black_box((n, w.now));
+            black_box((n, w.now()));
         });
         let rate = events as f64 / st.median.as_secs_f64();
         let extra = format!(

@@ -458,8 +458,8 @@ fn worker_action(op: usize, worker: String) -> Action {
 
 fn encode_action(w: &mut Writer, world: &World, a: &Action) {
     use Action::*;
-    let widx = |name: &str| world.workers.iter().position(|x| x.name == name);
-    let ridx = |name: &str| world.resources.iter().position(|x| x.name == name);
+    let widx = |name: &str| world.workers().iter().position(|x| x.name == name);
+    let ridx = |name: &str| world.resources().iter().position(|x| x.name == name);
     let by_id = |m: &MsgSel| {
         (m == &MsgSel::id(m.id.unwrap_or(0)))
             .then_some(m.id)
@@ -508,7 +508,7 @@ fn encode_action(w: &mut Writer, world: &World, a: &Action) {
                 out.varint(widx(worker)? as u64);
                 out.varint(match lock {
                     None => 0,
-                    Some(l) => world.coordinator.locks.keys().position(|k| k == l)? as u64 + 1,
+                    Some(l) => world.coordinator().locks.keys().position(|k| k == l)? as u64 + 1,
                 });
                 out.varint(within.map_or(0, |t| t + 1));
             }
@@ -580,7 +580,7 @@ fn decode_action(r: &mut Reader, world: &World) -> Result<Action, Option<String>
     let worker = |r: &mut Reader| -> Result<String, Option<String>> {
         let i = r.index()?;
         world
-            .workers
+            .workers()
             .get(i)
             .map(|w| w.name.clone())
             .ok_or_else(|| Some(format!("no worker number {i}")))
@@ -588,7 +588,7 @@ fn decode_action(r: &mut Reader, world: &World) -> Result<Action, Option<String>
     let resource = |r: &mut Reader| -> Result<String, Option<String>> {
         let i = r.index()?;
         world
-            .resources
+            .resources()
             .get(i)
             .map(|x| x.name.clone())
             .ok_or_else(|| Some(format!("no resource number {i}")))
@@ -615,7 +615,7 @@ fn decode_action(r: &mut Reader, world: &World) -> Result<Action, Option<String>
                 0 => None,
                 n => Some(
                     world
-                        .coordinator
+                        .coordinator()
                         .locks
                         .keys()
                         .nth(n - 1)
@@ -666,7 +666,7 @@ fn decode_action(r: &mut Reader, world: &World) -> Result<Action, Option<String>
                 "coordinator".to_string()
             } else {
                 world
-                    .workers
+                    .workers()
                     .get(n - 1)
                     .map(|w| w.name.clone())
                     .ok_or_else(|| Some(format!("no worker number {}", n - 1)))?

@@ -364,7 +364,7 @@ fn the_shortest_stale_overwrite_of_the_paused_writer_is_pinned_and_replays() {
     }
     assert!(run
         .world()
-        .ghost
+        .ghost()
         .violations
         .iter()
         .any(|v| v.kind.as_str() == "stale_overwrite"));
@@ -456,7 +456,7 @@ fn the_shortest_counterexamples_of_the_essays_other_failures_are_pinned_and_repl
         }
         assert!(
             run.world()
-                .ghost
+                .ghost()
                 .violations
                 .iter()
                 .any(|v| v.kind.as_str() == *kind),
@@ -490,7 +490,7 @@ fn explore_here(run: &Run, bounds: Bounds) -> ExploreReport {
 
 fn breaks(run: &Run, kind: &str) -> bool {
     run.world()
-        .ghost
+        .ghost()
         .violations
         .iter()
         .any(|v| v.kind.as_str() == kind)
@@ -606,7 +606,7 @@ fn milestones_say_what_the_search_got_to_and_their_runs_replay() {
         stale.witness.as_ref().unwrap(),
     )
     .unwrap_or_else(|r| panic!("{}", r.what));
-    assert!(run.world().ghost.stale_refused);
+    assert!(run.world().ghost().stale_refused);
     let refused_stale = |e: &fencing_lab::sim::Event| {
         matches!(
             e.kind,
@@ -633,4 +633,34 @@ fn milestones_say_what_the_search_got_to_and_their_runs_replay() {
         .milestones
         .iter()
         .all(|m| !m.reached && m.witness.is_none()));
+}
+
+#[test]
+fn a_search_from_after_a_violation_says_it_is_broken_already() {
+    // Paused writer, unfenced, played to its end: the stale overwrite has happened. A search
+    // from here must not call that property held because no *new* run breaks it again.
+    let s = presets::get("paused-writer").unwrap();
+    let mut run = Run::new(&s, s.variant("unfenced"));
+    while run.step_forward().unwrap() {}
+    assert!(breaks(&run, "stale_overwrite"));
+    let r = explore_here(
+        &run,
+        Bounds::from_here(&run.scenario, run.world(), &run.script_to_come()),
+    );
+    let stale = r
+        .invariants
+        .iter()
+        .find(|i| i.kind.as_str() == "stale_overwrite")
+        .unwrap();
+    assert!(!stale.held);
+    assert_eq!(stale.counterexample.as_deref(), Some(&[][..]));
+    let row = fencing_lab::view::explore::invariant_rows(&r)
+        .into_iter()
+        .find(|row| row.kind.as_str() == "stale_overwrite")
+        .unwrap();
+    assert_eq!(
+        (row.verdict, row.class, row.length),
+        ("✗ broken already", "broken", None)
+    );
+    assert!(row.explain.ends_with("before the search began."));
 }

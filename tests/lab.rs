@@ -127,7 +127,7 @@ fn a_plotted_run_opens_as_a_normal_run_with_the_same_outcome() {
     }
     let unfenced = run
         .world()
-        .ghost
+        .ghost()
         .violations
         .iter()
         .filter(|v| {
@@ -140,7 +140,7 @@ fn a_plotted_run_opens_as_a_normal_run_with_the_same_outcome() {
         .count();
     assert_eq!(unfenced as u32, measured.stale_accepted_unfenced);
     assert_eq!(
-        run.world().metrics.fencing_rejected_stale,
+        run.world().metrics().fencing_rejected_stale,
         measured.stale_rejected_fenced
     );
     assert_eq!(
@@ -197,7 +197,7 @@ fn a_lease_no_longer_than_the_round_trip_is_hardly_ever_held() {
             for a in actions {
                 run.act(a).expect("lab actions replay");
             }
-            run.world().metrics.replies_ignored
+            run.world().metrics().replies_ignored
         })
         .sum();
     assert!(

@@ -135,7 +135,7 @@ fn no_preset_writes_without_a_token_because_fence_on_acquire_grants_later() {
     for s in presets::all() {
         let fenceable = s.variants.iter().any(|v| {
             World::new(&s.with_variant(v))
-                .resources
+                .resources()
                 .iter()
                 .any(|r| r.kind.can_fence())
         });
@@ -197,14 +197,14 @@ fn await_lets_time_pass_until_the_worker_holds_its_lease() {
         let mut by_advance = run.clone();
         by_advance.act(Action::Advance { ticks }).unwrap();
         run.act(await_a(None)).unwrap();
-        assert_eq!(run.world().now, ticks, "{}", policy.as_str());
+        assert_eq!(run.world().now(), ticks, "{}", policy.as_str());
         assert!(run.world().worker("A").unwrap().believes("report-lock"));
         assert_eq!(run.world(), by_advance.world());
         assert_eq!(run.last_step_events(), by_advance.last_step_events());
         // Already holding it: nothing happens.
         let held = run.world().clone();
         run.act(await_a(None)).unwrap();
-        assert_eq!(run.world().now, held.now);
+        assert_eq!(run.world().now(), held.now());
         assert!(run.last_step_events().is_empty());
     }
 }

@@ -205,7 +205,7 @@ fn never(
     schedule: &Schedule,
 ) -> Result<World, TestCaseError> {
     let (world, taken) = play(s, schedule).map_err(TestCaseError::fail)?;
-    for v in &world.ghost.violations {
+    for v in &world.ghost().violations {
         if kinds.contains(&v.kind) {
             return Err(TestCaseError::fail(format!(
                 "{} under {}: t={} {}: {}\nschedule: {}",
@@ -263,11 +263,11 @@ fn holds(
 }
 
 fn refused_a_stale_write(w: &World) -> bool {
-    w.metrics.fencing_rejected_stale > 0
+    w.metrics().fencing_rejected_stale > 0
 }
 
 fn replayed_a_retry(w: &World) -> bool {
-    w.metrics.dedup_replayed > 0
+    w.metrics().dedup_replayed > 0
 }
 
 /// The property must fail: the generator reaches a schedule that breaks it. Returns the
@@ -441,13 +441,13 @@ fn without_dedup_a_retry_can_take_effect_twice() {
 /// with the token it believes in: with exact clocks, a lease is never believed past the
 /// coordinator's expiry, whatever the network delays, holds, drops or duplicates.
 fn belief_is_backed(w: &World) -> Result<(), String> {
-    for wk in w.workers.iter().filter(|wk| wk.is_running()) {
+    for wk in w.workers().iter().filter(|wk| wk.is_running()) {
         for l in &wk.leases {
-            let h = w.coordinator.holder(&l.lock);
+            let h = w.coordinator().holder(&l.lock);
             if !h.is_some_and(|h| h.worker == wk.name && h.token == l.token) {
                 return Err(format!(
                     "t={}: {} believes it holds {} with {} (until its clock {}), the coordinator says {:?}",
-                    w.now,
+                    w.now(),
                     wk.name,
                     l.lock,
                     l.token,
@@ -467,7 +467,7 @@ fn beliefs_backed(s: &Scenario, sched: &Schedule) -> Result<World, TestCaseError
 }
 
 fn ignored_a_reply(w: &World) -> bool {
-    w.metrics.replies_ignored > 0
+    w.metrics().replies_ignored > 0
 }
 
 #[test]

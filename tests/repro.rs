@@ -40,7 +40,10 @@ fn a_duplicate_grant_after_expiry_revives_no_belief() {
         assert_eq!(ignored(&r), 1, "the held copy of the grant is ignored");
         let a = r.world().worker("A").expect("A");
         assert!(!a.holds_any(), "A believes nothing after the stale copy");
-        assert!(r.world().overlaps.is_empty(), "A and B never both believe");
+        assert!(
+            r.world().overlaps().is_empty(),
+            "A and B never both believe"
+        );
         // A's write goes out as what it is: a write without a lease, so without a token.
         assert_eq!(request(&Report::of(&r), "A-late").token, None);
     }
@@ -51,9 +54,9 @@ fn a_late_duplicate_renewal_confirmation_extends_nothing() {
     let r = run("dup-renewed-extends-lease", None);
     assert_eq!(ignored(&r), 1);
     assert!(
-        r.world().overlaps.is_empty(),
+        r.world().overlaps().is_empty(),
         "A's belief ends before the coordinator grants B: {:?}",
-        r.world().overlaps
+        r.world().overlaps()
     );
 }
 
@@ -69,7 +72,7 @@ fn a_renewal_answer_counts_from_the_renewal_it_answers() {
         })
         .collect();
     assert_eq!(renewed, vec![12]);
-    assert!(r.world().overlaps.is_empty());
+    assert!(r.world().overlaps().is_empty());
     let rep = Report::of(&r);
     assert_eq!(
         request(&rep, "A-w").token,
@@ -147,7 +150,7 @@ fn a_restore_brings_back_no_lease_and_the_next_owner_is_minted_in_the_new_epoch(
     for _ in 0..3 {
         r.step_forward().expect("step");
     }
-    assert!(r.world().coordinator.holder("lock").is_none());
+    assert!(r.world().coordinator().holder("lock").is_none());
     r.run_script().expect("script runs");
     let rep = Report::of(&r);
     let a2 = request(&rep, "A-2");

@@ -113,12 +113,15 @@ fn the_explorers_quiet_step_changes_the_state_as_a_step_does() {
                 compared += 1;
                 assert_eq!(loud.state_key(), quiet.state_key(), "{}: {a:?}", s.id);
                 assert_eq!(
-                    (&loud.coordinator, &loud.workers, &loud.resources),
-                    (&quiet.coordinator, &quiet.workers, &quiet.resources),
+                    (&loud.coordinator(), &loud.workers(), &loud.resources()),
+                    (&quiet.coordinator(), &quiet.workers(), &quiet.resources()),
                     "{}: {a:?}",
                     s.id
                 );
-                assert_eq!((&loud.network, &loud.ghost), (&quiet.network, &quiet.ghost));
+                assert_eq!(
+                    (&loud.network(), &loud.ghost()),
+                    (&quiet.network(), &quiet.ghost())
+                );
                 if d < 5 && budget > 0 {
                     budget -= 1;
                     queue.push_back((quiet, d + 1));

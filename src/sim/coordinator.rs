@@ -1,8 +1,8 @@
 //! The lease coordinator: named locks, grants with fencing tokens, expiry by its own clock.
 
-use super::effect::{Note, Out};
+use super::effect::{Effect, Note, Out};
 use super::event::EventKind;
-use super::invariant::Ghost;
+use super::invariant::{Ghost, GrantFact};
 use super::message::{Message, Node};
 use super::time::{Clock, Tick};
 use super::token::{Issuer, Token};
@@ -82,14 +82,7 @@ impl Coordinator {
         self.locks.get(lock)?.holder.as_ref()
     }
 
-    pub fn receive(
-        &mut self,
-        now: Tick,
-        from: &str,
-        msg: Message,
-        ghost: &mut Ghost,
-        out: &mut Out,
-    ) {
+    pub fn receive(&mut self, now: Tick, from: &str, msg: Message, truth: &Ghost, out: &mut Out) {
         let local = self.local(now);
         let replica = self.replica;
         let reply_to = Node::Worker(from.to_string());
@@ -115,7 +108,7 @@ impl Coordinator {
                     );
                 } else if l.holder.is_none() && l.pending.is_none() {
                     l.queue.retain(|w| w.worker != from);
-                    grant(l, from, req, local, replica, ghost, out);
+                    grant(l, from, req, local, replica, truth, out);
                 } else {
                     // Waiting already: the newest acquire is the one its grant will answer.
                     l.queue.retain(|w| w.worker != from);
@@ -192,7 +185,7 @@ impl Coordinator {
                 p.awaiting.retain(|r| r != from);
                 if p.awaiting.is_empty() {
                     let p = l.pending.take().expect("checked");
-                    announce(l, p, local, ghost, out);
+                    announce(l, p, local, out);
                 }
             }
             _ => {}
@@ -332,11 +325,16 @@ fn grant(
     req: u32,
     local: i64,
     replica: usize,
-    ghost: &mut Ghost,
+    truth: &Ghost,
     out: &mut Out,
 ) {
     let token = l.issuer.mint(&l.name, replica, local);
-    let generation = ghost.next_generation(&l.name);
+    // The grant's true place in grant order, for the checker only: no decision reads it.
+    let generation = truth.next_generation(&l.name);
+    out.0.push(Effect::Grant(GrantFact::Minted {
+        lock: l.name.clone(),
+        generation,
+    }));
     let p = PendingGrant {
         worker: worker.to_string(),
         req,
@@ -346,7 +344,7 @@ fn grant(
         retry_at_local: local + FENCE_RETRY as i64,
     };
     if p.awaiting.is_empty() {
-        announce(l, p, local, ghost, out);
+        announce(l, p, local, out);
         return;
     }
     out.emit(
@@ -370,9 +368,12 @@ fn grant(
 }
 
 /// The grant becomes real: recorded as holder and sent to its owner.
-fn announce(l: &mut LockState, p: PendingGrant, local: i64, ghost: &mut Ghost, out: &mut Out) {
+fn announce(l: &mut LockState, p: PendingGrant, local: i64, out: &mut Out) {
     let expires_local = local + l.ttl as i64;
-    ghost.latest_grant.insert(l.name.clone(), p.generation);
+    out.0.push(Effect::Grant(GrantFact::Issued {
+        lock: l.name.clone(),
+        generation: p.generation,
+    }));
     out.emit(
         Note::new(EventKind::LeaseGranted {
             lock: l.name.clone(),

@@ -4,13 +4,20 @@
 //! performs them. This keeps each node a pure function of (its state, its input).
 
 use super::event::EventKind;
+use super::invariant::GrantFact;
 use super::message::{Message, Node};
 use super::token::Token;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Effect {
-    Send { to: Node, msg: Message },
+    Send {
+        to: Node,
+        msg: Message,
+    },
     Emit(Note),
+    /// A fact for the checker's record of grant order (`invariant::GrantFact`); no node
+    /// ever receives it.
+    Grant(GrantFact),
 }
 
 /// An event before the world stamps it with time and actor.

@@ -11,7 +11,7 @@
 
 use super::action::{Action, MsgSel};
 use super::hash::FxHasher;
-use super::invariant::{Milestone, ViolationKind};
+use super::invariant::{Milestone, Property, ViolationKind};
 use super::scenario::Scenario;
 use super::time::Tick;
 use super::world::World;
@@ -134,9 +134,11 @@ pub struct Explorer {
     trail: Vec<(Option<usize>, Action)>,
     states: usize,
     terminal: usize,
-    found: Vec<(ViolationKind, Vec<Action>)>,
-    /// Milestones reached, with the shortest run to each.
-    reached: Vec<(Milestone, Vec<Action>)>,
+    /// Each property of `Property::ALL` the search has settled (a violation found, a
+    /// milestone reached), with the shortest run that did it; empty if it was so at the root.
+    settled: Vec<(Property, Vec<Action>)>,
+    /// The same as bits in `Property::ALL`'s order (`Ghost::witnessed`).
+    settled_bits: u16,
     truncated: bool,
 }
 
@@ -257,16 +259,13 @@ impl Explorer {
             trail: Vec::new(),
             states: 1,
             terminal: 0,
-            found: Vec::new(),
-            reached: Vec::new(),
+            settled: Vec::new(),
+            settled_bits: 0,
             truncated: false,
         };
-        // A search from part-way may start where a milestone is already behind it.
-        for m in Milestone::ALL {
-            if m.reached(&root.world.ghost) {
-                e.reached.push((m, Vec::new()));
-            }
-        }
+        // A search from part-way may start where a milestone is already behind it, or a
+        // property already broken: each is settled by the empty run.
+        e.note_settled(0, root.world.ghost().witnessed(), &[]);
         e.seen.insert(e.key(&root));
         e.queue.push_back(root);
         e
@@ -306,12 +305,14 @@ impl Explorer {
                     continue;
                 }
                 self.states += 1;
-                // Milestones are checked on every transition, a repeated state's included:
-                // the state key leaves out what only they read.
-                if self.reached.len() < Milestone::ALL.len() {
-                    self.note_milestones(&node, &world, &action);
+                // Every transition is checked, a repeated state's included: the state key
+                // leaves out what only the milestones read.
+                let (before, after) = (node.world.ghost().witnessed(), world.ghost().witnessed());
+                if after & !before & !self.settled_bits != 0 {
+                    let mut path = self.path(node.at);
+                    path.push(action.clone());
+                    self.note_settled(before, after, &path);
                 }
-                let before = node.world.ghost.violated_kinds();
                 let child = Node {
                     world,
                     pcs,
@@ -324,12 +325,6 @@ impl Explorer {
                     continue;
                 }
                 self.trail.push((node.at, action));
-                for v in &child.world.ghost.violations {
-                    let new = before & (1 << v.kind as u8) == 0;
-                    if new && !self.found.iter().any(|(f, _)| *f == v.kind) {
-                        self.found.push((v.kind, self.path(child.at)));
-                    }
-                }
                 if self.seen.len() >= self.bounds.max_states {
                     self.truncated = true;
                     self.queue.clear();
@@ -341,13 +336,14 @@ impl Explorer {
         self.queue.is_empty()
     }
 
-    fn note_milestones(&mut self, from: &Node, to: &World, action: &Action) {
-        for m in Milestone::ALL {
-            let new = m.reached(&to.ghost) && !m.reached(&from.world.ghost);
-            if new && !self.reached.iter().any(|(r, _)| *r == m) {
-                let mut path = self.path(from.at);
-                path.push(action.clone());
-                self.reached.push((m, path));
+    /// Record the properties a transition settled for the first time: witnessed after it
+    /// (`after`), not before it, and not settled by an earlier (so shorter) run.
+    fn note_settled(&mut self, before: u16, after: u16, path: &[Action]) {
+        for (i, p) in Property::ALL.into_iter().enumerate() {
+            let bit = 1 << i;
+            if after & bit != 0 && before & bit == 0 && self.settled_bits & bit == 0 {
+                self.settled_bits |= bit;
+                self.settled.push((p, path.to_vec()));
             }
         }
     }
@@ -392,7 +388,7 @@ impl Explorer {
             pcs[pi] = pc + 1;
             out.push((a.clone(), pcs, n.used));
         }
-        for e in &w.network.in_flight {
+        for e in &w.network().in_flight {
             let msg = MsgSel::id(e.id);
             // A reply only tells a worker what happened; when it lands changes nothing else,
             // so it arrives on time rather than being one more ordering to try.
@@ -402,7 +398,7 @@ impl Explorer {
             // Holding matters for protected writes (a delayed request); other messages are
             // reordered by delivering them early, which is always a choice.
             let is_write = e.msg.kind() == super::message::MessageKind::Write;
-            if is_write && n.used.holds < b.max_holds && !e.is_held(w.now) {
+            if is_write && n.used.holds < b.max_holds && !e.is_held(w.now()) {
                 let used = Used {
                     holds: n.used.holds + 1,
                     ..n.used
@@ -431,7 +427,7 @@ impl Explorer {
                 out.push((Action::Duplicate { msg }, n.pcs.clone(), used));
             }
         }
-        for r in &w.resources {
+        for r in w.resources() {
             for q in &r.checked {
                 out.push(same(Action::CompleteWrite {
                     resource: r.name.clone(),
@@ -439,7 +435,7 @@ impl Explorer {
                 }));
             }
         }
-        for wk in &w.workers {
+        for wk in w.workers() {
             let worker = wk.name.clone();
             use super::worker::Status;
             match wk.status {
@@ -486,7 +482,7 @@ impl Explorer {
             }
         }
         if let Some(t) = w.next_deadline().filter(|t| *t <= b.max_tick) {
-            out.push(same(Action::Advance { ticks: t - w.now }));
+            out.push(same(Action::Advance { ticks: t - w.now() }));
         }
         out
     }
@@ -510,14 +506,15 @@ impl Explorer {
     }
 
     pub fn report(&self) -> ExploreReport {
+        let run_to = |p: Property| self.settled.iter().find(|(q, _)| *q == p).map(|(_, r)| r);
         let invariants = ViolationKind::ALL
             .iter()
             .map(|k| {
-                let found = self.found.iter().find(|(f, _)| f == k);
+                let found = run_to(Property::Always(*k));
                 InvariantResult {
                     kind: *k,
                     held: found.is_none(),
-                    counterexample: found.map(|(_, p)| p.clone()),
+                    counterexample: found.cloned(),
                 }
             })
             .collect();
@@ -535,11 +532,11 @@ impl Explorer {
             milestones: Milestone::ALL
                 .iter()
                 .map(|m| {
-                    let found = self.reached.iter().find(|(r, _)| r == m);
+                    let found = run_to(Property::Sometimes(*m));
                     MilestoneResult {
                         kind: *m,
                         reached: found.is_some(),
-                        witness: found.map(|(_, p)| p.clone()),
+                        witness: found.cloned(),
                     }
                 })
                 .collect(),
@@ -554,7 +551,7 @@ impl Bounds {
         // waited, which only running it tells. A script the world refuses counts its advances.
         let mut run = super::run::Run::new(s, None);
         let scripted: Tick = match run.run_script() {
-            Ok(()) => run.world().now,
+            Ok(()) => run.world().now(),
             Err(_) => s
                 .script_actions()
                 .map(|(_, a)| match a {
@@ -584,7 +581,7 @@ impl Bounds {
     pub fn from_here(s: &Scenario, world: &World, script: &[Action]) -> Bounds {
         let mut rest = world.clone();
         let scripted: Tick = match script.iter().try_for_each(|a| rest.step_quiet(a)) {
-            Ok(()) => rest.now - world.now,
+            Ok(()) => rest.now() - world.now(),
             Err(_) => script
                 .iter()
                 .map(|a| match a {
@@ -596,7 +593,7 @@ impl Bounds {
         let ttl = s.locks.iter().map(|l| l.ttl).max().unwrap_or(0);
         let round_trip = 2 * (s.network.delay + s.network.jitter);
         Bounds {
-            max_tick: world.now + scripted + ttl + 2 * round_trip + 2,
+            max_tick: world.now() + scripted + ttl + 2 * round_trip + 2,
             max_moves: if script.is_empty() { 3 } else { 0 },
             max_pauses: if script.is_empty() { 0 } else { 1 },
             ..Bounds::default()

@@ -1,9 +1,15 @@
-//! Safety properties, checked whenever a resource changes.
+//! The properties the model is judged by, as data, and the checker that keeps their record.
 //!
-//! The checker reads ghost data the nodes cannot see: the true order of grants
-//! (generation), independent of what the token issuer claimed. That is what lets it
-//! call a write stale even when a broken issuer gave the stale writer a larger token.
+//! `Property::ALL` is the one table the explorer, the report and the app read: the safety
+//! properties (a `ViolationKind` must never happen) and the milestones (a `Milestone` should
+//! be reachable). The checker is the `Ghost`: the world tells it facts — a grant minted or
+//! issued (from the coordinator, as effects), a write applied or refused (from the world, as
+//! a `Judged`) — and it records violations. It reads ghost data the nodes cannot see: the
+//! true order of grants (generation), independent of what the token issuer claimed. That is
+//! what lets it call a write stale even when a broken issuer gave the stale writer a larger
+//! token. It is testable alone: no node, network or log is needed.
 
+use super::request::{Reason, Request};
 use super::shared_set::SharedSet;
 use super::time::Tick;
 use serde::{Deserialize, Serialize};
@@ -129,6 +135,52 @@ impl std::fmt::Display for Milestone {
     }
 }
 
+/// One property of the table: a safety property holds while its violation never happens;
+/// a milestone is settled once reached. A search's answer for a property is the shortest
+/// run that settles it (`witnessed`): a counterexample or a witness.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Property {
+    Always(ViolationKind),
+    Sometimes(Milestone),
+}
+
+impl Property {
+    pub const ALL: [Property; 8] = [
+        Property::Always(ViolationKind::StaleOverwrite),
+        Property::Always(ViolationKind::SupersededWrite),
+        Property::Always(ViolationKind::DoubleExecution),
+        Property::Always(ViolationKind::InconsistentObjects),
+        Property::Always(ViolationKind::OwnerLockedOut),
+        Property::Sometimes(Milestone::WriteApplied),
+        Property::Sometimes(Milestone::GrantedAgain),
+        Property::Sometimes(Milestone::StaleRefused),
+    ];
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Property::Always(k) => k.as_str(),
+            Property::Sometimes(m) => m.as_str(),
+        }
+    }
+
+    pub fn explain(&self) -> &'static str {
+        match self {
+            Property::Always(k) => k.explain(),
+            Property::Sometimes(m) => m.explain(),
+        }
+    }
+
+    /// Whether the ghost's record settles it: the violation happened, or the milestone was
+    /// reached. Once true it stays true along a run.
+    pub fn witnessed(&self, g: &Ghost) -> bool {
+        match self {
+            Property::Always(k) => g.has(*k),
+            Property::Sometimes(m) => m.reached(g),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Violation {
     pub kind: ViolationKind,
@@ -170,15 +222,241 @@ pub struct Ghost {
     pub stale_refused: bool,
 }
 
+/// A grant fact the coordinator reports as an effect: the checker's record of true grant
+/// order. No node ever reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GrantFact {
+    /// A grant of `lock` was minted with this generation (fence-on-acquire mints before it
+    /// issues: the grant waits for the fences).
+    Minted { lock: String, generation: u32 },
+    /// The grant was issued to its owner: the newest legitimate grant of `lock`.
+    Issued { lock: String, generation: u32 },
+}
+
+/// One verdict at one resource, as the checker needs it: facts the world has and no node
+/// decides with.
+pub struct Judged<'a> {
+    pub tick: Tick,
+    pub resource: &'a str,
+    /// The lock that guards the resource.
+    pub lock: &'a str,
+    /// An immutable content store: a late write only adds a key, it replaces nothing.
+    pub adds_only: bool,
+    pub request: &'a Request,
+}
+
+/// What a resource did with a write, as the checker sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seen {
+    /// Took effect, or found its effect already there (`no_op`).
+    Applied { no_op: bool },
+    /// Refused. `sender_holds_it`: the coordinator's own record says the sender holds this
+    /// very grant now.
+    Refused {
+        reason: Reason,
+        sender_holds_it: bool,
+    },
+}
+
+/// Tell the checker what a resource did. The ghost sits behind an `Rc` shared between
+/// snapshots; most refusals change nothing in it, and then it is not copied.
+pub fn observe(ghost: &mut std::rc::Rc<Ghost>, j: &Judged, seen: Seen) {
+    if !ghost.is_news(j, seen) {
+        return;
+    }
+    let g = std::rc::Rc::make_mut(ghost);
+    match seen {
+        Seen::Applied { no_op } => g.on_applied(j, no_op),
+        Seen::Refused {
+            reason,
+            sender_holds_it,
+        } => g.on_refused(j, reason, sender_holds_it),
+    }
+}
+
+impl Judged<'_> {
+    /// The true generation the request acted under, as seen from this resource's lock
+    /// (0: none).
+    fn generation(&self) -> u32 {
+        self.request.generation_for(self.lock)
+    }
+}
+
 impl Ghost {
-    pub fn next_generation(&mut self, lock: &str) -> u32 {
-        let g = self.minted.entry(lock.to_string()).or_insert(0);
-        *g += 1;
-        *g
+    /// The generation the next grant of `lock` will carry. The coordinator labels its grant
+    /// with it; the grant's `GrantFact::Minted` records it.
+    pub fn next_generation(&self, lock: &str) -> u32 {
+        self.minted.get(lock).copied().unwrap_or(0) + 1
+    }
+
+    pub fn record(&mut self, fact: &GrantFact) {
+        match fact {
+            GrantFact::Minted { lock, generation } => {
+                self.minted.insert(lock.clone(), *generation);
+            }
+            GrantFact::Issued { lock, generation } => {
+                self.latest_grant.insert(lock.clone(), *generation);
+            }
+        }
+    }
+
+    /// Whether telling it `seen` would change its record.
+    pub fn is_news(&self, j: &Judged, seen: Seen) -> bool {
+        let multi = !j.request.multi.is_empty();
+        match seen {
+            Seen::Applied { no_op } => !no_op || multi,
+            Seen::Refused {
+                reason,
+                sender_holds_it,
+            } => {
+                let stale = reason == Reason::Stale;
+                multi
+                    || stale && !self.stale_refused
+                    || stale && sender_holds_it && j.generation() > 0
+            }
+        }
+    }
+
+    /// A write took effect at a resource, or found its effect already there (`no_op`).
+    pub fn on_applied(&mut self, j: &Judged, no_op: bool) {
+        let req = j.request;
+        if no_op {
+            // Already there: nothing changed, but the part of a multi-object operation is done.
+            self.note_part(j, Part::AlreadyThere);
+            return;
+        }
+        let g = j.generation();
+        let under = |g: u32| {
+            if g == 0 {
+                "with no grant of this lock".to_string()
+            } else {
+                format!("under grant #{g}")
+            }
+        };
+        // Every destination that can be overwritten, fenceable or not: an email that cannot
+        // check a token still shows its reader the superseded owner's message after the new
+        // owner's. An immutable content key is never replaced: a late writer only adds a key.
+        if !j.adds_only {
+            let newest = self.newest_applied.get(j.resource).cloned();
+            let latest = self.latest_grant.get(j.lock).copied().unwrap_or(0);
+            match &newest {
+                Some((n, by)) if g < *n => {
+                    let detail = format!(
+                        "{} wrote {} after {by} (grant #{n}) had written",
+                        req.id,
+                        under(g)
+                    );
+                    self.violate(ViolationKind::StaleOverwrite, j, Some(by.clone()), detail)
+                }
+                _ if g < latest => {
+                    let detail = format!(
+                        "{} wrote {} after grant #{latest} was issued",
+                        req.id,
+                        under(g)
+                    );
+                    self.violate(ViolationKind::SupersededWrite, j, None, detail)
+                }
+                _ => {}
+            }
+            if newest.as_ref().is_none_or(|(n, _)| g > *n) {
+                self.newest_applied
+                    .insert(j.resource.to_string(), (g, req.id.clone()));
+            }
+        }
+        if !self
+            .executed
+            .insert((j.resource.to_string(), req.op_id.clone()))
+        {
+            let detail = format!(
+                "operation {} took effect at {} again ({})",
+                req.op_id, j.resource, req.id
+            );
+            self.violate(ViolationKind::DoubleExecution, j, None, detail);
+        }
+        self.note_part(j, Part::Changed);
+    }
+
+    /// A resource refused a write. `sender_holds_it`: the coordinator's own record says the
+    /// sender holds this very grant now — then, whatever raised the resource's highest token
+    /// (a restore, a reused counter), the legitimate owner is locked out.
+    pub fn on_refused(&mut self, j: &Judged, reason: Reason, sender_holds_it: bool) {
+        if reason == Reason::Stale {
+            self.stale_refused = true;
+            if j.generation() > 0 && sender_holds_it {
+                let detail = format!(
+                    "{} holds the current lease yet its token was refused",
+                    j.request.from
+                );
+                self.violate(ViolationKind::OwnerLockedOut, j, None, detail);
+            }
+        }
+        self.note_part(j, Part::Refused);
+    }
+
+    /// Record how one part of a multi-object operation ended; report a partial application.
+    fn note_part(&mut self, j: &Judged, part: Part) {
+        let req = j.request;
+        if req.multi.is_empty() {
+            return;
+        }
+        let parts = self
+            .multi
+            .entry(req.op_id.clone())
+            .or_insert_with(|| req.multi.iter().map(|r| (r.clone(), None)).collect());
+        parts.insert(j.resource.to_string(), Some(part));
+        if !parts.values().all(Option::is_some) {
+            return;
+        }
+        let parts = self.multi.remove(&req.op_id).expect("present");
+        let done: Vec<&str> = parts
+            .iter()
+            .filter(|(_, a)| **a == Some(Part::Changed))
+            .map(|(r, _)| r.as_str())
+            .collect();
+        let refused = parts.values().any(|a| *a == Some(Part::Refused));
+        if !done.is_empty() && refused {
+            let detail = format!(
+                "operation {} changed {} but not the rest of {}",
+                req.op_id,
+                done.join(", "),
+                parts.keys().cloned().collect::<Vec<_>>().join(" + ")
+            );
+            self.violate(ViolationKind::InconsistentObjects, j, None, detail);
+        }
+    }
+
+    fn violate(
+        &mut self,
+        kind: ViolationKind,
+        j: &Judged,
+        conflicts_with: Option<String>,
+        detail: String,
+    ) {
+        self.violations.push(Violation {
+            kind,
+            tick: j.tick,
+            resource: j.resource.to_string(),
+            request: j.request.id.clone(),
+            conflicts_with,
+            detail,
+        });
     }
 
     pub fn has(&self, kind: ViolationKind) -> bool {
         self.violations.iter().any(|v| v.kind == kind)
+    }
+
+    /// Which properties its record settles (`Property::witnessed`), as a set of bits in
+    /// `Property::ALL`'s order: the safety properties first, in `ViolationKind::ALL`'s order.
+    pub fn witnessed(&self) -> u16 {
+        let milestones = Milestone::ALL
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.reached(self))
+            .fold(0u16, |bits, (i, _)| {
+                bits | 1 << (ViolationKind::ALL.len() + i)
+            });
+        self.violated_kinds() as u16 | milestones
     }
 
     /// Which kinds have been violated, as a set of bits in `ViolationKind::ALL`'s order.
@@ -186,5 +464,181 @@ impl Ghost {
         self.violations
             .iter()
             .fold(0, |bits, v| bits | (1 << v.kind as u8))
+    }
+}
+
+/// The checker alone: facts in, violations out, with no world, node or network.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::request::Op;
+
+    fn write(id: &str, from: &str, generation: u32) -> Request {
+        Request {
+            id: id.into(),
+            from: from.into(),
+            targets: vec!["db".into()],
+            token: None,
+            op_id: format!("op-{id}"),
+            op: Op::Set(id.into()),
+            grant: (generation > 0).then(|| ("lock".to_string(), generation)),
+            multi: Vec::new(),
+            also: Vec::new(),
+        }
+    }
+
+    fn at<'a>(resource: &'a str, request: &'a Request) -> Judged<'a> {
+        Judged {
+            tick: 7,
+            resource,
+            lock: "lock",
+            adds_only: false,
+            request,
+        }
+    }
+
+    fn grants(g: &mut Ghost, n: u32) {
+        for generation in 1..=n {
+            assert_eq!(g.next_generation("lock"), generation);
+            let lock = "lock".to_string();
+            g.record(&GrantFact::Minted {
+                lock: lock.clone(),
+                generation,
+            });
+            g.record(&GrantFact::Issued { lock, generation });
+        }
+    }
+
+    fn kinds(g: &Ghost) -> Vec<ViolationKind> {
+        g.violations.iter().map(|v| v.kind).collect()
+    }
+
+    #[test]
+    fn an_older_grant_writing_after_a_newer_one_is_a_stale_overwrite() {
+        let mut g = Ghost::default();
+        grants(&mut g, 2);
+        let (a, b) = (write("A1", "A", 1), write("B1", "B", 2));
+        g.on_applied(&at("db", &b), false);
+        assert!(g.violations.is_empty(), "the newest grant's write is fine");
+        g.on_applied(&at("db", &a), false);
+        assert_eq!(kinds(&g), [ViolationKind::StaleOverwrite]);
+        assert_eq!(g.violations[0].conflicts_with.as_deref(), Some("B1"));
+        assert_eq!(g.violations[0].tick, 7);
+    }
+
+    #[test]
+    fn an_older_grant_writing_before_the_new_owner_is_a_superseded_write() {
+        let mut g = Ghost::default();
+        grants(&mut g, 2);
+        g.on_applied(&at("db", &write("A1", "A", 1)), false);
+        assert_eq!(kinds(&g), [ViolationKind::SupersededWrite]);
+        // An immutable content store only adds a key: nothing is replaced.
+        let mut g = Ghost::default();
+        grants(&mut g, 2);
+        let old = write("A1", "A", 1);
+        let judged = Judged {
+            adds_only: true,
+            ..at("db", &old)
+        };
+        g.on_applied(&judged, false);
+        assert!(g.violations.is_empty());
+    }
+
+    #[test]
+    fn one_operation_taking_effect_twice_is_a_double_execution() {
+        let mut g = Ghost::default();
+        grants(&mut g, 1);
+        let a = write("A1", "A", 1);
+        let retry = Request {
+            id: "A1'".into(),
+            ..a.clone()
+        };
+        g.on_applied(&at("db", &a), false);
+        g.on_applied(&at("db", &retry), false);
+        assert_eq!(kinds(&g), [ViolationKind::DoubleExecution]);
+        // Finding its effect already there is not taking effect again.
+        let mut g = Ghost::default();
+        grants(&mut g, 1);
+        g.on_applied(&at("db", &a), false);
+        g.on_applied(&at("db", &retry), true);
+        assert!(g.violations.is_empty());
+    }
+
+    #[test]
+    fn a_multi_object_operation_applied_in_part_is_inconsistent() {
+        let mut g = Ghost::default();
+        grants(&mut g, 1);
+        let part = |to: &str| Request {
+            targets: vec![to.into()],
+            multi: vec!["x".into(), "y".into()],
+            op_id: "move".into(),
+            ..write(&format!("A-{to}"), "A", 1)
+        };
+        let (x, y) = (part("x"), part("y"));
+        g.on_applied(&at("x", &x), false);
+        assert!(g.violations.is_empty(), "the other part is still open");
+        g.on_refused(&at("y", &y), Reason::Stale, false);
+        assert_eq!(kinds(&g), [ViolationKind::InconsistentObjects]);
+        assert!(g.multi.is_empty(), "a finished operation is forgotten");
+    }
+
+    #[test]
+    fn refusing_the_current_owner_as_stale_locks_it_out() {
+        let mut g = Ghost::default();
+        grants(&mut g, 1);
+        let a = write("A1", "A", 1);
+        g.on_refused(&at("db", &a), Reason::Stale, false);
+        assert!(
+            g.violations.is_empty(),
+            "a refused former owner is fencing working"
+        );
+        assert!(g.stale_refused);
+        g.on_refused(&at("db", &a), Reason::Stale, true);
+        assert_eq!(kinds(&g), [ViolationKind::OwnerLockedOut]);
+    }
+
+    #[test]
+    fn a_refusal_that_changes_nothing_does_not_copy_the_shared_record() {
+        let mut g = Ghost::default();
+        grants(&mut g, 1);
+        g.stale_refused = true;
+        let shared = std::rc::Rc::new(g);
+        let mut mine = std::rc::Rc::clone(&shared);
+        let a = write("A1", "A", 1);
+        let stale = Seen::Refused {
+            reason: Reason::Stale,
+            sender_holds_it: false,
+        };
+        observe(&mut mine, &at("db", &a), stale);
+        assert!(
+            std::rc::Rc::ptr_eq(&shared, &mine),
+            "not news: still shared"
+        );
+        observe(&mut mine, &at("db", &a), Seen::Applied { no_op: false });
+        assert!(
+            !std::rc::Rc::ptr_eq(&shared, &mine),
+            "a write is news: copied"
+        );
+        assert_eq!(mine.newest_applied.get("db"), Some(&(1, "A1".to_string())));
+        assert!(
+            shared.newest_applied.is_empty(),
+            "the other snapshot is untouched"
+        );
+    }
+
+    #[test]
+    fn the_witnessed_bits_follow_the_property_table() {
+        let mut g = Ghost::default();
+        grants(&mut g, 2);
+        g.on_applied(&at("db", &write("A1", "A", 1)), false);
+        g.on_refused(&at("db", &write("A2", "A", 1)), Reason::Stale, false);
+        let bits = g.witnessed();
+        for (i, p) in Property::ALL.into_iter().enumerate() {
+            assert_eq!(bits & 1 << i != 0, p.witnessed(&g), "{p:?}");
+        }
+        assert!(Property::Always(ViolationKind::SupersededWrite).witnessed(&g));
+        assert!(Property::Sometimes(Milestone::GrantedAgain).witnessed(&g));
+        assert!(Property::Sometimes(Milestone::StaleRefused).witnessed(&g));
+        assert!(!Property::Always(ViolationKind::StaleOverwrite).witnessed(&g));
     }
 }

@@ -275,7 +275,7 @@ pub fn simulate(p: &LabParams, ttl: Tick, index: u32) -> (Scenario, Vec<Action>,
             let holds = w.holds_any();
             let a = match w.status {
                 Status::Running if t == crash_at && holds && crashed_at.is_none() => {
-                    crashed_at = Some(world.now);
+                    crashed_at = Some(world.now());
                     Some(Action::Crash {
                         worker: name.into(),
                     })
@@ -290,7 +290,7 @@ pub fn simulate(p: &LabParams, ttl: Tick, index: u32) -> (Scenario, Vec<Action>,
                     for copy in ["fenced", "unfenced"] {
                         let write = WriteSpec {
                             to: vec![copy.into()],
-                            op: Op::Set(format!("{name} at t={}", world.now)),
+                            op: Op::Set(format!("{name} at t={}", world.now())),
                             op_id: None,
                             label: None,
                             transaction: false,
@@ -323,7 +323,7 @@ pub fn simulate(p: &LabParams, ttl: Tick, index: u32) -> (Scenario, Vec<Action>,
                         lock: None,
                     })
                 }
-                Status::Crashed if crashed_at.is_some_and(|c| world.now >= c + ttl) => {
+                Status::Crashed if crashed_at.is_some_and(|c| world.now() >= c + ttl) => {
                     Some(Action::Restart {
                         worker: name.into(),
                     })

@@ -142,12 +142,12 @@ impl Report {
         }
         for r in requests.iter_mut().filter(|r| r.decided_at.is_none()) {
             let in_flight = world
-                .network
+                .network()
                 .in_flight
                 .iter()
                 .any(|e| e.msg.request() == Some(&r.id));
             let checking = world
-                .resources
+                .resources()
                 .iter()
                 .any(|x| x.checked.iter().any(|q| q.id == r.id));
             if dropped.contains(&r.id) && !in_flight && !checking {
@@ -155,7 +155,7 @@ impl Report {
             }
         }
         let resources = world
-            .resources
+            .resources()
             .iter()
             .map(|r| ResourceReport {
                 name: r.name.clone(),
@@ -175,11 +175,11 @@ impl Report {
             variant: run.variant.clone(),
             policy: run.scenario.policy.as_str().into(),
             seed: run.scenario.seed,
-            ticks: world.now,
+            ticks: world.now(),
             requests,
-            violations: world.ghost.violations.clone(),
-            overlaps: world.overlaps.clone(),
-            metrics: world.metrics.clone(),
+            violations: world.ghost().violations.clone(),
+            overlaps: world.overlaps().to_vec(),
+            metrics: world.metrics().clone(),
             resources,
         }
     }

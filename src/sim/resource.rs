@@ -9,7 +9,7 @@ use super::request::{Op, Outcome, Reason, Request};
 use super::token::Token;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// How a fenceable resource compares tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -390,11 +390,6 @@ impl Resource {
         let lost = self.checked.len();
         self.checked.clear();
         lost
-    }
-
-    /// Operation ids written here (for display).
-    pub fn recorded_ops(&self) -> BTreeSet<&str> {
-        self.data.results.keys().map(|s| s.as_str()).collect()
     }
 }
 

@@ -8,9 +8,9 @@ use super::action::{Action, MsgSel};
 use super::coordinator::{Coordinator, LockState};
 use super::effect::{Effect, Note, Out};
 use super::event::{Event, EventKind, Metrics};
-use super::invariant::{Ghost, Part, Violation, ViolationKind};
+use super::invariant::{self, Ghost, Judged, Seen};
 use super::message::{Envelope, Message, Network, Node};
-use super::request::{Outcome, Reason, Request};
+use super::request::{Outcome, Request};
 use super::resource::{Policy, Resource, ResourceKind, Verdict};
 use super::rng::Rng;
 use super::scenario::Scenario;
@@ -33,20 +33,20 @@ pub struct Overlap {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct World {
-    pub now: Tick,
-    pub rng: Rng,
+    now: Tick,
+    rng: Rng,
     /// Each node and the ghost behind an `Rc`: the explorer clones a world per transition,
     /// and a transition changes one or two of them, so a clone copies pointers and a step
     /// copies only what it writes (`Rc::make_mut`).
-    pub coordinator: Rc<Coordinator>,
-    pub workers: Vec<Rc<Worker>>,
-    pub resources: Vec<Rc<Resource>>,
-    pub network: Network,
-    pub ghost: Rc<Ghost>,
-    pub overlaps: Vec<Overlap>,
-    pub metrics: Metrics,
+    coordinator: Rc<Coordinator>,
+    workers: Vec<Rc<Worker>>,
+    resources: Vec<Rc<Resource>>,
+    network: Network,
+    ghost: Rc<Ghost>,
+    overlaps: Vec<Overlap>,
+    metrics: Metrics,
     /// How many of the ghost's violations are already in the event log.
-    pub violations_logged: usize,
+    violations_logged: usize,
 }
 
 /// Where a step's events go. A quiet log keeps none, and the step skips writing the
@@ -185,6 +185,48 @@ impl World {
         let mut h = super::hash::FxHasher::default();
         self.hash(&mut h);
         h.finish()
+    }
+
+    // Read access only: every change to a world goes through `World::step`, so the fields
+    // are private and a caller outside this module sees its parts through these.
+
+    /// True time.
+    pub fn now(&self) -> Tick {
+        self.now
+    }
+
+    pub fn rng(&self) -> &Rng {
+        &self.rng
+    }
+
+    pub fn coordinator(&self) -> &Coordinator {
+        &self.coordinator
+    }
+
+    pub fn workers(&self) -> &[Rc<Worker>] {
+        &self.workers
+    }
+
+    pub fn resources(&self) -> &[Rc<Resource>] {
+        &self.resources
+    }
+
+    pub fn network(&self) -> &Network {
+        &self.network
+    }
+
+    /// The truth the nodes cannot see: grant order, what was applied, violations.
+    pub fn ghost(&self) -> &Ghost {
+        &self.ghost
+    }
+
+    /// Spans in which two or more workers believed they held one lock.
+    pub fn overlaps(&self) -> &[Overlap] {
+        &self.overlaps
+    }
+
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
     }
 
     pub fn worker(&self, name: &str) -> Option<&Worker> {
@@ -662,6 +704,7 @@ impl World {
             match eff {
                 Effect::Emit(note) => self.push(log, from.name(), note, None),
                 Effect::Send { to, msg } => self.send(from.clone(), to, msg, log),
+                Effect::Grant(fact) => Rc::make_mut(&mut self.ghost).record(&fact),
             }
         }
     }
@@ -749,7 +792,7 @@ impl World {
                     now,
                     env.from.name(),
                     env.msg,
-                    Rc::make_mut(&mut self.ghost),
+                    &self.ghost,
                     &mut out,
                 );
                 self.perform(Node::Coordinator, out, log);
@@ -817,7 +860,7 @@ impl World {
             Some((at, v)) => {
                 // The refusing object gives the verdict; the others only abandon their part.
                 self.log_verdict(at, &req, &v, log);
-                self.check_rejected(at, &req, &v);
+                self.observe(at, &req, &v);
                 let because = self.resources[at].name.clone();
                 for &i in idx.iter().filter(|&&i| i != at) {
                     let resource = self.resources[i].name.clone();
@@ -838,7 +881,8 @@ impl World {
                 for &i in &idx {
                     let v = Rc::make_mut(&mut self.resources[i]).apply(&req);
                     self.log_verdict(i, &req, &v, log);
-                    self.check_applied(i, &req, &v, log);
+                    self.observe(i, &req, &v);
+                    self.flush_violations(log);
                     if self.resources[i].options.dedup {
                         Rc::make_mut(&mut self.resources[i])
                             .data
@@ -854,11 +898,10 @@ impl World {
     /// Log a verdict, check the invariants it touches, and answer the sender.
     fn settle(&mut self, ri: usize, req: &Request, v: Verdict, log: &mut Log) {
         self.log_verdict(ri, req, &v, log);
-        match &v {
-            Verdict::Checked => return,
-            Verdict::Applied { .. } => self.check_applied(ri, req, &v, log),
-            _ => self.check_rejected(ri, req, &v),
+        if v == Verdict::Checked {
+            return;
         }
+        self.observe(ri, req, &v);
         self.flush_violations(log);
         self.reply(ri, req, v.outcome(), log);
     }
@@ -910,164 +953,27 @@ impl World {
         self.push(log, &resource, note, None);
     }
 
-    /// The true generation a request acted under, as seen from this resource's lock (0: none).
-    fn generation_at(&self, ri: usize, req: &Request) -> u32 {
-        req.generation_for(&self.resources[ri].lock)
-    }
-
-    fn check_applied(&mut self, ri: usize, req: &Request, v: &Verdict, log: &mut Log) {
-        if matches!(v, Verdict::Applied { no_op: true }) {
-            // Already there: nothing changed, but the part of a multi-object operation is done.
-            let name = self.resources[ri].name.clone();
-            self.note_part(&name, req, Part::AlreadyThere);
-            self.flush_violations(log);
-            return;
-        }
+    /// Tell the checker what resource `ri` did with `req` (`invariant::observe`).
+    fn observe(&mut self, ri: usize, req: &Request, v: &Verdict) {
         let r = &self.resources[ri];
-        let name = r.name.clone();
-        let lock = r.lock.clone();
-        let g = self.generation_at(ri, req);
-        let under = |g: u32| {
-            if g == 0 {
-                "with no grant of this lock".to_string()
-            } else {
-                format!("under grant #{g}")
-            }
+        let seen = match v {
+            Verdict::Applied { no_op } => Seen::Applied { no_op: *no_op },
+            Verdict::Rejected(reason) => Seen::Refused {
+                reason: *reason,
+                sender_holds_it: self.coordinator.holder(&r.lock).is_some_and(|h| {
+                    h.generation == req.generation_for(&r.lock) && h.worker == req.from
+                }),
+            },
+            Verdict::Replayed(_) | Verdict::Checked => return,
         };
-        // Every destination that can be overwritten, fenceable or not: an email that cannot
-        // check a token still shows its reader the superseded owner's message after the new
-        // owner's. An immutable content key is never replaced: a late writer only adds a key.
-        if !matches!(self.resources[ri].kind, ResourceKind::ContentStore) {
-            let newest = self.ghost.newest_applied.get(&name).cloned();
-            let latest = self.ghost.latest_grant.get(&lock).copied().unwrap_or(0);
-            match &newest {
-                Some((n, by)) if g < *n => self.violate(
-                    ViolationKind::StaleOverwrite,
-                    &name,
-                    req,
-                    Some(by.clone()),
-                    format!(
-                        "{} wrote {} after {by} (grant #{n}) had written",
-                        req.id,
-                        under(g)
-                    ),
-                ),
-                _ if g < latest => self.violate(
-                    ViolationKind::SupersededWrite,
-                    &name,
-                    req,
-                    None,
-                    format!(
-                        "{} wrote {} after grant #{latest} was issued",
-                        req.id,
-                        under(g)
-                    ),
-                ),
-                _ => {}
-            }
-            if newest.as_ref().is_none_or(|(n, _)| g > *n) {
-                Rc::make_mut(&mut self.ghost)
-                    .newest_applied
-                    .insert(name.clone(), (g, req.id.clone()));
-            }
-        }
-        if !Rc::make_mut(&mut self.ghost)
-            .executed
-            .insert((name.clone(), req.op_id.clone()))
-        {
-            let detail = format!(
-                "operation {} took effect at {name} again ({})",
-                req.op_id, req.id
-            );
-            self.violate(ViolationKind::DoubleExecution, &name, req, None, detail);
-        }
-        self.note_part(&name, req, Part::Changed);
-        self.flush_violations(log);
-    }
-
-    fn check_rejected(&mut self, ri: usize, req: &Request, v: &Verdict) {
-        let name = self.resources[ri].name.clone();
-        if let Verdict::Rejected(reason) = v {
-            let lock = self.resources[ri].lock.clone();
-            let g = self.generation_at(ri, req);
-            // The coordinator's own record says this sender holds this very grant: whatever
-            // raised the resource's highest token (a restore, a reused counter), the owner is out.
-            let current = self
-                .coordinator
-                .holder(&lock)
-                .is_some_and(|h| h.generation == g && h.worker == req.from);
-            if *reason == Reason::Stale && !self.ghost.stale_refused {
-                Rc::make_mut(&mut self.ghost).stale_refused = true;
-            }
-            if *reason == Reason::Stale && g > 0 && current {
-                let detail = format!(
-                    "{} holds the current lease yet its token was refused",
-                    req.from
-                );
-                self.violate(ViolationKind::OwnerLockedOut, &name, req, None, detail);
-            }
-            self.note_part(&name, req, Part::Refused);
-        }
-    }
-
-    /// Record how one part of a multi-object operation ended; report a partial application.
-    fn note_part(&mut self, resource: &str, req: &Request, part: Part) {
-        if req.multi.is_empty() {
-            return;
-        }
-        let parts = Rc::make_mut(&mut self.ghost)
-            .multi
-            .entry(req.op_id.clone())
-            .or_insert_with(|| req.multi.iter().map(|r| (r.clone(), None)).collect());
-        parts.insert(resource.to_string(), Some(part));
-        if parts.values().all(Option::is_some) {
-            let parts = Rc::make_mut(&mut self.ghost)
-                .multi
-                .remove(&req.op_id)
-                .expect("present");
-            let done: Vec<&String> = parts
-                .iter()
-                .filter(|(_, a)| **a == Some(Part::Changed))
-                .map(|(r, _)| r)
-                .collect();
-            let refused = parts.values().any(|a| *a == Some(Part::Refused));
-            if !done.is_empty() && refused {
-                let detail = format!(
-                    "operation {} changed {} but not the rest of {}",
-                    req.op_id,
-                    done.iter()
-                        .map(|s| s.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    parts.keys().cloned().collect::<Vec<_>>().join(" + ")
-                );
-                self.violate(
-                    ViolationKind::InconsistentObjects,
-                    resource,
-                    req,
-                    None,
-                    detail,
-                );
-            }
-        }
-    }
-
-    fn violate(
-        &mut self,
-        kind: ViolationKind,
-        resource: &str,
-        req: &Request,
-        with: Option<String>,
-        detail: String,
-    ) {
-        Rc::make_mut(&mut self.ghost).violations.push(Violation {
-            kind,
+        let judged = Judged {
             tick: self.now,
-            resource: resource.to_string(),
-            request: req.id.clone(),
-            conflicts_with: with,
-            detail,
-        });
+            resource: &r.name,
+            lock: &r.lock,
+            adds_only: matches!(r.kind, ResourceKind::ContentStore),
+            request: req,
+        };
+        invariant::observe(&mut self.ghost, &judged, seen);
     }
 
     fn flush_violations(&mut self, log: &mut Log) {
@@ -1321,10 +1227,6 @@ impl World {
     /// Whether anything is still to happen without new input: messages in flight, checks unfinished.
     pub fn is_quiet(&self) -> bool {
         self.network.in_flight.is_empty() && self.resources.iter().all(|r| r.checked.is_empty())
-    }
-
-    pub fn has_violation(&self, kind: ViolationKind) -> bool {
-        self.ghost.has(kind)
     }
 
     /// The kind of resource, for display.

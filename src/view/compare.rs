@@ -85,18 +85,21 @@ fn decided(events: &[Event]) -> String {
 
 /// The first resource whose protected state differs: its name and each side's state.
 fn state_difference(a: &World, b: &World) -> Option<(String, String, String)> {
-    a.resources.iter().zip(&b.resources).find_map(|(ra, rb)| {
-        let (da, db) = (&ra.data, &rb.data);
-        let same = da.value == db.value && da.balance == db.balance && da.items == db.items;
-        let show = |d: &crate::sim::resource::ResourceData| {
-            if d.items.is_empty() {
-                format!("value “{}”, balance {}", d.value, d.balance)
-            } else {
-                format!("value “{}”, items {}", d.value, d.items.join(", "))
-            }
-        };
-        (!same).then(|| (ra.name.clone(), show(da), show(db)))
-    })
+    a.resources()
+        .iter()
+        .zip(b.resources())
+        .find_map(|(ra, rb)| {
+            let (da, db) = (&ra.data, &rb.data);
+            let same = da.value == db.value && da.balance == db.balance && da.items == db.items;
+            let show = |d: &crate::sim::resource::ResourceData| {
+                if d.items.is_empty() {
+                    format!("value “{}”, balance {}", d.value, d.balance)
+                } else {
+                    format!("value “{}”, items {}", d.value, d.items.join(", "))
+                }
+            };
+            (!same).then(|| (ra.name.clone(), show(da), show(db)))
+        })
 }
 
 /// The current run of `state` replayed under `other`, and where the two first differ.
@@ -386,7 +389,7 @@ mod tests {
             d.text
         );
         // The resource ends differently: B's value kept under highest-seen only.
-        let value = |r: &Run| r.world().resources[0].data.value.clone();
+        let value = |r: &Run| r.world().resources()[0].data.value.clone();
         assert_eq!(
             (value(&c.main), value(&c.other)),
             ("from A".into(), "from B".into())

@@ -309,7 +309,7 @@ mod tests {
     fn a_sandbox_session_travels_in_the_snippets_hash() {
         let mut s = AppState::new(load_presets());
         s.apply(Msg::LoadId("sandbox".into()));
-        let worker = s.run.world().workers[0].name.clone();
+        let worker = s.run.world().workers()[0].name.clone();
         s.apply(Msg::Act(crate::sim::Action::Acquire { worker, lock: None }));
         let snip = snippet(&s, "app/", false, true);
         let (query, hash) = snip

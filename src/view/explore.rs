@@ -83,12 +83,12 @@ pub fn origin_note(state: &AppState, origin: Origin) -> String {
         Origin::Here if run.script_to_come().is_empty() => format!(
             "From step {} (t={}), the world as it is now: the script has no more to say, so the search tries what you could do with the buttons — each worker acquiring, writing, retrying, renewing or releasing, up to the bound on the workers' own moves — in every order, with the network's choices.",
             run.cursor(),
-            run.world().now
+            run.world().now()
         ),
         Origin::Here => format!(
             "From step {} (t={}), the world as it is now: every order of the rest of the script and the messages it causes.",
             run.cursor(),
-            run.world().now
+            run.world().now()
         ),
     }
 }
@@ -256,27 +256,43 @@ impl Session {
 pub struct InvariantRow {
     pub kind: ViolationKind,
     pub held: bool,
-    /// "✓ held", "✗ broken", or for an unfinished search "not broken so far".
+    /// "✓ held", "✗ broken", "✗ broken already" (before a search from part-way began), or
+    /// for an unfinished search "? not broken so far".
     pub verdict: &'static str,
+    /// Its look: `held`, `broken` or `unknown`.
+    pub class: &'static str,
     /// What breaking it means, in words.
-    pub explain: &'static str,
-    /// The shortest counterexample's length, when broken.
+    pub explain: String,
+    /// The shortest counterexample's length, when the search took one.
     pub length: Option<usize>,
 }
 
 pub fn invariant_rows(r: &ExploreReport) -> Vec<InvariantRow> {
     r.invariants
         .iter()
-        .map(|i| InvariantRow {
-            kind: i.kind,
-            held: i.held,
-            verdict: match (i.held, r.complete) {
-                (false, _) => "✗ broken",
-                (true, true) => "✓ held",
-                (true, false) => "? not broken so far",
-            },
-            explain: i.kind.explain(),
-            length: i.counterexample.as_ref().map(Vec::len),
+        .map(|i| {
+            let (verdict, class, explain) = match (&i.counterexample, r.complete) {
+                (Some(c), _) if c.is_empty() => (
+                    "✗ broken already",
+                    "broken",
+                    format!("{}, before the search began.", i.kind.explain()),
+                ),
+                (Some(_), _) => ("✗ broken", "broken", format!("{}.", i.kind.explain())),
+                (None, true) => ("✓ held", "held", format!("{}.", i.kind.explain())),
+                (None, false) => (
+                    "? not broken so far",
+                    "unknown",
+                    format!("{}.", i.kind.explain()),
+                ),
+            };
+            InvariantRow {
+                kind: i.kind,
+                held: i.held,
+                verdict,
+                class,
+                explain,
+                length: i.counterexample.as_ref().map(Vec::len).filter(|n| *n > 0),
+            }
         })
         .collect()
 }
@@ -424,7 +440,7 @@ mod tests {
             actions,
         }));
         assert_eq!(a.error, None);
-        assert!(a.run.world().ghost.has(ViolationKind::StaleOverwrite));
+        assert!(a.run.world().ghost().has(ViolationKind::StaleOverwrite));
     }
 
     #[test]

@@ -38,7 +38,7 @@ fn token(t: Option<&crate::sim::token::Token>) -> String {
 /// The coordinator's backup as its row shows it: the counters a restore would bring back
 /// (holders never come back), and whether it is the one the world starts with.
 fn backup(w: &World, start: &World) -> String {
-    let Some(b) = &w.coordinator.backup else {
+    let Some(b) = &w.coordinator().backup else {
         return "none".into();
     };
     let counters: Vec<String> = b
@@ -47,7 +47,7 @@ fn backup(w: &World, start: &World) -> String {
         .collect();
     let counters = counters.join(", ");
     let initial = start
-        .coordinator
+        .coordinator()
         .backup
         .as_ref()
         .is_some_and(|s| std::rc::Rc::ptr_eq(s, b) || **s == **b);
@@ -61,8 +61,8 @@ fn backup(w: &World, start: &World) -> String {
 /// The nodes of one world, without change marks; `start` is the world at step 0.
 pub fn world_sections(w: &World, start: &World) -> Vec<Section> {
     let mut out = Vec::new();
-    let c = &w.coordinator;
-    let mut rows = vec![row("its clock reads", c.local(w.now).to_string())];
+    let c = &w.coordinator();
+    let mut rows = vec![row("its clock reads", c.local(w.now()).to_string())];
     if c.replicas > 1 {
         rows.push(row(
             "serving replica",
@@ -105,7 +105,7 @@ pub fn world_sections(w: &World, start: &World) -> Vec<Section> {
         rows,
     });
 
-    for wk in &w.workers {
+    for wk in w.workers() {
         let mut rows = vec![row("state", text::status(&wk.status))];
         if wk.leases.is_empty() {
             rows.push(row("token it holds", "none"));
@@ -131,7 +131,7 @@ pub fn world_sections(w: &World, start: &World) -> Vec<Section> {
                 .collect();
             rows.push(row("waiting for answers to", asked.join(", ")));
         }
-        rows.push(row("its clock reads", wk.local(w.now).to_string()));
+        rows.push(row("its clock reads", wk.local(w.now()).to_string()));
         if wk.partitioned {
             rows.push(row("network", "cut off from the coordinator"));
         }
@@ -153,7 +153,7 @@ pub fn world_sections(w: &World, start: &World) -> Vec<Section> {
         });
     }
 
-    for r in &w.resources {
+    for r in w.resources() {
         let fence = if r.kind.can_fence() {
             r.policy.as_str()
         } else {
@@ -246,13 +246,13 @@ pub fn sections(run: &Run) -> Vec<Section> {
     }
 
     let prev_metrics = if c > 0 {
-        run.world_at(c - 1).map(|w| w.metrics.rows())
+        run.world_at(c - 1).map(|w| w.metrics().rows())
     } else {
         None
     };
     let rows = run
         .world()
-        .metrics
+        .metrics()
         .rows()
         .into_iter()
         .enumerate()

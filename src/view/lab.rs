@@ -476,7 +476,7 @@ pub fn narrated(p: &LabParams, ttl: Tick, run: u32) -> Scenario {
     let mut steps: Vec<Step> = Vec::new();
     let (mut chunk, mut told) = (Vec::new(), Vec::<String>::new());
     let (mut renewals, mut writes, mut lapsed, mut late) = (0u32, 0u32, 0u32, 0u32);
-    let mut from = world.now;
+    let mut from = world.now();
     let mut holder: Option<String> = None;
     let mut prepared: Vec<String> = Vec::new();
     let mut crashed: Option<(String, Tick)> = None;
@@ -533,7 +533,7 @@ pub fn narrated(p: &LabParams, ttl: Tick, run: u32) -> Scenario {
                     // Until someone else holds it, the lease that runs out is the crashed one's.
                     let crash = crashed.as_ref().filter(|(w, _)| w == h && holder.is_none());
                     Some(if let Some((_, t)) = crash {
-                        format!("The coordinator expires {h}'s lease, {} s after {h} crashed: only now may another worker take over.", world.now - t)
+                        format!("The coordinator expires {h}'s lease, {} s after {h} crashed: only now may another worker take over.", world.now() - t)
                     } else {
                         format!("The coordinator expires {h}'s lease although {h} is alive (paused, or its renewal came too late): a false expiration.")
                     })
@@ -555,7 +555,7 @@ pub fn narrated(p: &LabParams, ttl: Tick, run: u32) -> Scenario {
                     format!("{who} resumes.")
                 }),
                 EventKind::Crashed => {
-                    crashed = Some((who.to_string(), world.now));
+                    crashed = Some((who.to_string(), world.now()));
                     if holder.as_deref() == Some(who) {
                         holder = None;
                     }
@@ -585,10 +585,10 @@ pub fn narrated(p: &LabParams, ttl: Tick, run: u32) -> Scenario {
             }
         }
         if notable {
-            let mut say = if from == world.now {
-                format!("t={}: ", world.now)
+            let mut say = if from == world.now() {
+                format!("t={}: ", world.now())
             } else {
-                format!("t={}–{}: ", from, world.now)
+                format!("t={}–{}: ", from, world.now())
             };
             let mut routine = Vec::new();
             if renewals > 0 {
@@ -614,7 +614,7 @@ pub fn narrated(p: &LabParams, ttl: Tick, run: u32) -> Scenario {
             });
             told.clear();
             (renewals, writes, lapsed, late) = (0, 0, 0, 0);
-            from = world.now;
+            from = world.now();
         }
     }
     let minutes = p.duration.max(1) as f64 / 60.0;
@@ -634,13 +634,13 @@ pub fn narrated(p: &LabParams, ttl: Tick, run: u32) -> Scenario {
     );
     let end = format!(
         "The run ends at t={}. {total} {}: a longer lease makes this rarer, never impossible.",
-        world.now,
+        world.now(),
         plot::NO_SAFE_TTL
     );
     match steps.last_mut() {
         Some(last) if chunk.is_empty() => last.say = format!("{} {end}", last.say),
         _ => steps.push(Step {
-            say: format!("t={from}–{}: {end}", world.now),
+            say: format!("t={from}–{}: {end}", world.now()),
             say_if: Vec::new(),
             actions: chunk,
         }),

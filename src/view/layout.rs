@@ -365,17 +365,17 @@ fn lanes(w: &World) -> Vec<Lane> {
         });
         y += h;
     };
-    let locks = w.coordinator.locks.len();
+    let locks = w.coordinator().locks.len();
     let detail = if locks == 1 {
         "lease coordinator".to_string()
     } else {
         format!("lease coordinator · {locks} locks")
     };
     push("coordinator", LaneKind::Coordinator, detail, COORD_H, 30);
-    for wk in &w.workers {
+    for wk in w.workers() {
         push(&wk.name, LaneKind::Worker, "worker".into(), WORKER_H, 62);
     }
-    for r in &w.resources {
+    for r in w.resources() {
         let fence = if r.kind.can_fence() {
             r.policy.as_str()
         } else {
@@ -781,7 +781,7 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
     // Events before the window have no spot: spots are indexed from here.
     let base = step_start(first);
     let start_tick = if first > 1 {
-        run.world_at(first - 1).map_or(0, |w| w.now)
+        run.world_at(first - 1).map_or(0, |w| w.now())
     } else {
         0
     };
@@ -827,7 +827,7 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
             };
             spots.push(Spot { col: ci, at });
         }
-        let end_tick = run.world_at(s).map_or(0, |w| w.now);
+        let end_tick = run.world_at(s).map_or(0, |w| w.now());
         column(&mut cols, end_tick, s);
     }
     for (k, l, r) in attach {
@@ -843,7 +843,7 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
     }
 
     // 2. x for every tick and column.
-    let now = world.now;
+    let now = world.now();
     let mut gaps = Vec::new();
     let mut labels = Vec::new();
     let mut x = LEFT;
@@ -972,7 +972,7 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
     macro_rules! reconcile {
         ($w:expr, $xe:expr, $s:expr) => {{
             let (w, xe, s): (&World, i32, usize) = ($w, $xe, $s);
-            for (name, l) in &w.coordinator.locks {
+            for (name, l) in &w.coordinator().locks {
                 let truth = l
                     .holder
                     .as_ref()
@@ -990,7 +990,7 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
                     }
                 }
             }
-            for wk in &w.workers {
+            for wk in w.workers() {
                 let Some(l) = lane_of(&wk.name) else { continue };
                 // One belief bar per lane: the lease granted last.
                 let truth = wk
@@ -1624,7 +1624,7 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
     for (l, o) in std::mem::take(&mut cutoff) {
         close(&mut tl, l, BarKind::CutOff, o, now_x, usize::MAX);
     }
-    for env in &world.network.in_flight {
+    for env in &world.network().in_flight {
         let Some(m) = msgs.remove(&env.id) else {
             continue;
         };
@@ -1684,7 +1684,7 @@ fn seed_in_flight(
                 _ => None,
             })
     };
-    for env in &before.network.in_flight {
+    for env in &before.network().in_flight {
         // A copy is labelled as the message it copies.
         let original = (1..first)
             .rev()
@@ -1713,7 +1713,7 @@ fn seed_in_flight(
             );
         }
     }
-    for r in &before.resources {
+    for r in before.resources() {
         let h = r
             .data
             .highest
@@ -2618,7 +2618,7 @@ mod tests {
             "A still believes after B is granted"
         );
         // …so the overlap is marked on both lanes, as the model says.
-        assert!(!run.world().overlaps.is_empty());
+        assert!(!run.world().overlaps().is_empty());
         assert!(
             tl.overlaps.iter().any(|o| o.lane == a) && tl.overlaps.iter().any(|o| o.lane == bl)
         );
@@ -2710,7 +2710,7 @@ mod tests {
         let a = tl.arrows.iter().find(|a| a.kind == "acquire").unwrap();
         assert_eq!(a.state, ArrowState::InFlight);
         assert_eq!(a.x1, tl.now_x);
-        let id = run.world().network.in_flight[0].id;
+        let id = run.world().network().in_flight[0].id;
         run.act(Action::Hold {
             msg: crate::sim::MsgSel::id(id),
             until: None,
@@ -2786,7 +2786,7 @@ mod tests {
                     for a in &tl.arrows {
                         assert!(a.x0 <= a.x1, "{}: arrow backwards {a:?}", s.id);
                     }
-                    let n_violations = run.world().ghost.violations.len();
+                    let n_violations = run.world().ghost().violations.len();
                     assert_eq!(tl.violations.len(), n_violations, "{} step {i}", s.id);
                 }
             }

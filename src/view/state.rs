@@ -719,7 +719,7 @@ mod tests {
     fn a_link_reopens_the_same_view_and_a_bad_one_keeps_the_run() {
         let mut a = app();
         assert!(a.apply(Msg::LoadId("sandbox".into())) || a.current().id == "sandbox");
-        let w = a.run.world().workers[0].name.clone();
+        let w = a.run.world().workers()[0].name.clone();
         a.apply(Msg::Act(Action::Acquire {
             worker: w.clone(),
             lock: None,
@@ -992,7 +992,7 @@ mod tests {
             .iter()
             .any(|e| matches!(e.kind, crate::sim::EventKind::Violation { .. })));
         assert!(
-            (1..at).all(|i| a.run.world_at(i).unwrap().ghost.violations.is_empty()),
+            (1..at).all(|i| a.run.world_at(i).unwrap().ghost().violations.is_empty()),
             "no violation before it"
         );
         assert!(a.notice.clone().unwrap().contains(&format!("step {at}")));

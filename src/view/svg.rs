@@ -192,7 +192,7 @@ pub fn run_svg(run: &Run, id: &str, title: &str) -> String {
     let subtitle = format!(
         "{id} · {setting} · {} steps, t={}",
         run.cursor(),
-        run.world().now
+        run.world().now()
     );
     timeline_svg(&layout::layout(run), title, &subtitle)
 }

@@ -169,12 +169,12 @@ mod tests {
             })
             .unwrap();
         }
-        let first = run.world().network.in_flight[0].id;
+        let first = run.world().network().in_flight[0].id;
         run.act(Action::Duplicate {
             msg: MsgSel::id(first),
         })
         .unwrap();
-        let msgs = &run.world().network.in_flight;
+        let msgs = &run.world().network().in_flight;
         assert_eq!(msgs.len(), 3);
         let names: Vec<String> = msgs.iter().flat_map(|e| message_actions(e)).collect();
         let mut unique = names.clone();

@@ -66,7 +66,7 @@ pub fn Controls() -> Html {
                 {msg_button(&state, Msg::ToEnd, "»", "Jump to end", at_end, "ctl")}
             </div>
             <div class="scrub">
-                <label for="scrub">{position}<span class="time">{format!(" · t = {}", run.world().now)}</span></label>
+                <label for="scrub">{position}<span class="time">{format!(" · t = {}", run.world().now())}</span></label>
                 <input id="scrub" type="range" aria-label="Scrub" min="0" max={planned.max(cursor).to_string()}
                     step="1" value={cursor.to_string()} oninput={on_scrub} />
             </div>

@@ -125,10 +125,10 @@ fn report(s: &Session, state: &crate::ui::state::AppCtx) -> Html {
             </dl>
             <ul class="invariants">
                 for (row, inv) in invariant_rows(&r).into_iter().zip(invariants) {
-                    <li key={row.kind.as_str()} class={match (row.held, r.complete) { (false, _) => "broken", (true, true) => "held", _ => "unknown" }}>
+                    <li key={row.kind.as_str()} class={row.class}>
                         <span class="inv-verdict">{row.verdict}</span>
                         {" "}<code>{row.kind.as_str()}</code>
-                        <span class="inv-explain">{format!(" — {}.", row.explain)}</span>
+                        <span class="inv-explain">{format!(" — {}", row.explain)}</span>
                         if let (Some(n), Some(actions)) = (row.length, inv.counterexample) {
                             {" "}<span class="inv-len">{format!("Shortest counterexample: {n} actions.")}</span>
                             {" "}{load_button(state, Found::Breaks(row.kind), s.whole_run(&actions))}

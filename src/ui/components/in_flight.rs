@@ -11,8 +11,8 @@ use yew::prelude::*;
 pub fn InFlight() -> Html {
     let state = use_app();
     let w = state.run.world();
-    let now = w.now;
-    let msgs = &w.network.in_flight;
+    let now = w.now();
+    let msgs = &w.network().in_flight;
     let rows = msgs.iter().map(|e| {
         let [deliver, hold, drop, dup] = text::message_actions(e);
         let sel = || MsgSel::id(e.id);
@@ -42,7 +42,7 @@ pub fn InFlight() -> Html {
         }
     });
     let checked: Vec<(String, String)> = w
-        .resources
+        .resources()
         .iter()
         .flat_map(|r| {
             r.checked

@@ -12,7 +12,7 @@ pub fn Inspector() -> Html {
     html! {
         <section class="panel inspector" aria-labelledby="inspector-h">
             <h2 id="inspector-h">{"Inspector"}</h2>
-            <p class="note">{format!("True time t = {}. ", run.world().now)}<span class="changed-key">{"Highlighted"}</span>{": changed by the last step."}</p>
+            <p class="note">{format!("True time t = {}. ", run.world().now())}<span class="changed-key">{"Highlighted"}</span>{": changed by the last step."}</p>
             <div class="cards">
                 for s in sections.iter() {
                     <div class={classes!("card", format!("card-{}", kind_class(&s.kind)))} key={s.title.clone()}>

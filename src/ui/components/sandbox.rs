@@ -61,17 +61,17 @@ pub fn Sandbox() -> Html {
     let buttons = |list: Vec<(Action, String, String)>| -> Html {
         html! { <div class="row">{for list.into_iter().map(|(act, text, name)| a(act, &text, name))}</div> }
     };
-    let workers = w.workers.iter().map(|wk| {
+    let workers = w.workers().iter().map(|wk| {
         let n = wk.name.clone();
         let worker = || n.clone();
         let b = |act: Action, text: &str, verb: &str| (act, text.to_string(), format!("{verb} {n}"));
-        let target = w.resources.iter().find(|r| r.lock == wk.lock).or(w.resources.first()).map(|r| r.name.clone());
+        let target = w.resources().iter().find(|r| r.lock == wk.lock).or(w.resources().first()).map(|r| r.name.clone());
         let mut main = vec![b(Action::Acquire { worker: worker(), lock: None }, "Acquire", "Acquire")];
         if let Some(t) = &target {
             main.push(b(write_for(w, &n, t), "Write", "Write"));
             main.push((prepare_for(w, &n, t), "Prepare".into(), format!("Prepare {n}: build a write to {t} with the token held now, not sent yet")));
         }
-        for r in w.resources.iter().map(|r| &r.name).filter(|r| Some(*r) != target.as_ref()) {
+        for r in w.resources().iter().map(|r| &r.name).filter(|r| Some(*r) != target.as_ref()) {
             main.push((write_for(w, &n, r), format!("Write → {r}"), format!("Write {n} to {r}")));
         }
         main.push(b(Action::Renew { worker: worker() }, "Renew", "Renew"));
@@ -102,7 +102,7 @@ pub fn Sandbox() -> Html {
         }
     });
 
-    let resources = w.resources.iter().map(|r| {
+    let resources = w.resources().iter().map(|r| {
         let n = r.name.clone();
         html! {
             <fieldset class="node resource" key={n.clone()}>
