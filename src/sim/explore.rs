@@ -105,6 +105,15 @@ struct Used {
     moves: u8,
 }
 
+impl Used {
+    /// These counts with one more of something spent.
+    fn plus(self, spend: impl FnOnce(&mut Used)) -> Used {
+        let mut u = self;
+        spend(&mut u);
+        u
+    }
+}
+
 struct Node {
     world: World,
     pcs: Vec<usize>,
@@ -180,14 +189,15 @@ fn is_move(a: &Action) -> bool {
 fn program_of(a: &Action) -> Option<Option<&str>> {
     use Action::*;
     match a {
-        Acquire { worker, .. }
-        | Prepare { worker, .. }
-        | Send { worker }
-        | Write { worker, .. }
-        | Retry { worker }
-        | Renew { worker }
-        | Release { worker }
-        | Await { worker, .. } => Some(Some(worker)),
+        // What the worker's own code does: its moves, preparing a write, waiting for a lease.
+        Acquire { .. }
+        | Write { .. }
+        | Send { .. }
+        | Retry { .. }
+        | Renew { .. }
+        | Release { .. }
+        | Prepare { .. }
+        | Await { .. } => a.worker().map(Some),
         Partition { .. }
         | Heal { .. }
         | ClockJump { .. }
@@ -198,6 +208,7 @@ fn program_of(a: &Action) -> Option<Option<&str>> {
         | ResourceBackup { .. }
         | ResourceRestore { .. }
         | ResourceRestart { .. } => Some(None),
+        // What the explorer chooses itself: time, delivery, faults of the workers.
         Advance { .. }
         | Deliver { .. }
         | Hold { .. }
@@ -399,10 +410,7 @@ impl Explorer {
             // reordered by delivering them early, which is always a choice.
             let is_write = e.msg.kind() == super::message::MessageKind::Write;
             if is_write && n.used.holds < b.max_holds && !e.is_held(w.now()) {
-                let used = Used {
-                    holds: n.used.holds + 1,
-                    ..n.used
-                };
+                let used = n.used.plus(|u| u.holds += 1);
                 out.push((
                     Action::Hold {
                         msg: msg.clone(),
@@ -413,17 +421,11 @@ impl Explorer {
                 ));
             }
             if n.used.drops < b.max_drops {
-                let used = Used {
-                    drops: n.used.drops + 1,
-                    ..n.used
-                };
+                let used = n.used.plus(|u| u.drops += 1);
                 out.push((Action::Drop { msg: msg.clone() }, n.pcs.clone(), used));
             }
             if n.used.duplicates < b.max_duplicates {
-                let used = Used {
-                    duplicates: n.used.duplicates + 1,
-                    ..n.used
-                };
+                let used = n.used.plus(|u| u.duplicates += 1);
                 out.push((Action::Duplicate { msg }, n.pcs.clone(), used));
             }
         }
@@ -442,10 +444,7 @@ impl Explorer {
                 Status::Running => {
                     // A pause matters to a worker that holds a lease: it may outlast it.
                     if n.used.pauses < b.max_pauses && wk.holds_any() {
-                        let used = Used {
-                            pauses: n.used.pauses + 1,
-                            ..n.used
-                        };
+                        let used = n.used.plus(|u| u.pauses += 1);
                         out.push((
                             Action::Pause {
                                 worker: worker.clone(),
@@ -456,10 +455,7 @@ impl Explorer {
                         ));
                     }
                     if n.used.crashes < b.max_crashes {
-                        let used = Used {
-                            crashes: n.used.crashes + 1,
-                            ..n.used
-                        };
+                        let used = n.used.plus(|u| u.crashes += 1);
                         out.push((Action::Crash { worker }, n.pcs.clone(), used));
                     }
                 }
@@ -469,10 +465,7 @@ impl Explorer {
             }
         }
         if n.used.moves < b.max_moves {
-            let used = Used {
-                moves: n.used.moves + 1,
-                ..n.used
-            };
+            let used = n.used.plus(|u| u.moves += 1);
             let moves = w
                 .enabled_actions()
                 .into_iter()

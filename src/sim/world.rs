@@ -440,101 +440,125 @@ impl World {
 
     fn apply(&mut self, action: &Action, log: &mut Log) {
         use Action::*;
-        let now = self.now;
         match action {
-            Acquire { worker, lock } => {
-                let i = self.wi(worker).expect("checked");
+            Partition { worker } | Heal { worker } => {
+                self.set_partition(worker, matches!(action, Partition { .. }), log)
+            }
+            ClockJump { node, by } => self.jump_clock(node, *by, log),
+            Deliver { .. } | Hold { .. } | Drop { .. } | Duplicate { .. } => {
+                self.apply_network(action, log)
+            }
+            Advance { ticks } => self.run_ticks(*ticks, log),
+            Await {
+                worker,
+                lock,
+                within,
+            } => {
+                let n = self
+                    .await_ticks(worker, lock.as_deref(), *within)
+                    .expect("checked");
+                self.run_ticks(n, log);
+            }
+            CoordinatorBackup
+            | CoordinatorRestart { .. }
+            | CoordinatorRestore
+            | CoordinatorFailover => self.apply_coordinator(action, log),
+            CompleteWrite { .. }
+            | ResourceBackup { .. }
+            | ResourceRestore { .. }
+            | ResourceRestart { .. } => self.apply_resource(action, log),
+            _ => self.apply_worker(action, log),
+        }
+    }
+
+    fn run_ticks(&mut self, ticks: Tick, log: &mut Log) {
+        for _ in 0..ticks {
+            self.tick(log);
+        }
+    }
+
+    /// An action of one worker's own: its handler runs with the world's time.
+    fn apply_worker(&mut self, action: &Action, log: &mut Log) {
+        use Action::*;
+        let now = self.now;
+        let i = self
+            .wi(action.worker().expect("a worker's action"))
+            .expect("checked");
+        match action {
+            Acquire { lock, .. } => {
                 let lock = lock.clone().unwrap_or_else(|| self.workers[i].lock.clone());
                 self.with_worker(i, log, |w, out| w.acquire(&lock, now, out));
             }
-            Prepare { worker, write } => {
-                let i = self.wi(worker).expect("checked");
+            Prepare { write, .. } => {
                 let locks = self.locks_of(&write.to);
                 self.with_worker(i, log, |w, out| w.prepare(write, &locks, out));
             }
-            Send { worker } => {
-                let i = self.wi(worker).expect("checked");
-                self.with_worker(i, log, |w, out| w.send_prepared(out));
-            }
-            Write { worker, write } => {
-                let i = self.wi(worker).expect("checked");
+            Send { .. } => self.with_worker(i, log, |w, out| w.send_prepared(out)),
+            Write { write, .. } => {
                 let locks = self.locks_of(&write.to);
                 self.with_worker(i, log, |w, out| {
                     w.prepare(write, &locks, out);
                     w.send_prepared(out);
                 });
             }
-            Retry { worker } => {
-                let i = self.wi(worker).expect("checked");
-                self.with_worker(i, log, |w, out| w.retry(out));
-            }
-            Renew { worker } => {
-                let i = self.wi(worker).expect("checked");
-                self.with_worker(i, log, |w, out| w.renew(now, out));
-            }
-            Release { worker } => {
-                let i = self.wi(worker).expect("checked");
-                self.with_worker(i, log, |w, out| w.release(out));
-            }
-            Pause { worker, ticks } => {
-                let i = self.wi(worker).expect("checked");
+            Retry { .. } => self.with_worker(i, log, |w, out| w.retry(out)),
+            Renew { .. } => self.with_worker(i, log, |w, out| w.renew(now, out)),
+            Release { .. } => self.with_worker(i, log, |w, out| w.release(out)),
+            Pause { ticks, .. } => {
                 let until = ticks.map(|t| now + t);
                 self.with_worker(i, log, |w, out| w.pause(until, out));
             }
-            Resume { worker } => {
-                let i = self.wi(worker).expect("checked");
-                self.with_worker(i, log, |w, out| w.resume(now, out));
+            Resume { .. } => self.with_worker(i, log, |w, out| w.resume(now, out)),
+            Crash { .. } => self.with_worker(i, log, |w, out| w.crash(out)),
+            Restart { .. } => self.with_worker(i, log, |w, out| w.restart(out)),
+            other => unreachable!("not a worker's own action: {other:?}"),
+        }
+    }
+
+    fn set_partition(&mut self, worker: &str, cut: bool, log: &mut Log) {
+        let i = self.wi(worker).expect("checked");
+        Rc::make_mut(&mut self.workers[i]).partitioned = cut;
+        let kind = if cut {
+            EventKind::Partitioned
+        } else {
+            EventKind::Healed
+        };
+        self.push(log, worker, Note::new(kind), None);
+        if cut {
+            // The cut takes what is on the wire with it, both ways, as a broken
+            // connection does; later sends across it are dropped as they are made.
+            let crossing: Vec<u32> = self
+                .network
+                .in_flight
+                .iter()
+                .filter(|e| crosses_cut(e, worker))
+                .map(|e| e.id)
+                .collect();
+            for id in crossing {
+                let e = self.network.take(id).expect("in flight");
+                self.note_dropped(log, &e, "lost in the partition");
             }
-            Crash { worker } => {
-                let i = self.wi(worker).expect("checked");
-                self.with_worker(i, log, |w, out| w.crash(out));
-            }
-            Restart { worker } => {
-                let i = self.wi(worker).expect("checked");
-                self.with_worker(i, log, |w, out| w.restart(out));
-            }
-            Partition { worker } | Heal { worker } => {
-                let i = self.wi(worker).expect("checked");
-                let cut = matches!(action, Partition { .. });
-                Rc::make_mut(&mut self.workers[i]).partitioned = cut;
-                let kind = if cut {
-                    EventKind::Partitioned
-                } else {
-                    EventKind::Healed
-                };
-                self.push(log, worker, Note::new(kind), None);
-                if cut {
-                    // The cut takes what is on the wire with it, both ways, as a broken
-                    // connection does; later sends across it are dropped as they are made.
-                    let crossing: Vec<u32> = self
-                        .network
-                        .in_flight
-                        .iter()
-                        .filter(|e| crosses_cut(e, worker))
-                        .map(|e| e.id)
-                        .collect();
-                    for id in crossing {
-                        let e = self.network.take(id).expect("in flight");
-                        self.note_dropped(log, &e, "lost in the partition");
-                    }
-                }
-            }
-            ClockJump { node, by } => {
-                let reads = if node == "coordinator" {
-                    Rc::make_mut(&mut self.coordinator).clock.jump(*by);
-                    self.coordinator.local(now)
-                } else {
-                    let i = self.wi(node).expect("checked");
-                    Rc::make_mut(&mut self.workers[i]).clock.jump(*by);
-                    self.workers[i].local(now)
-                };
-                self.push(
-                    log,
-                    node,
-                    Note::new(EventKind::ClockJumped { by: *by, reads }),
-                    None,
-                );
-            }
+        }
+    }
+
+    fn jump_clock(&mut self, node: &str, by: i64, log: &mut Log) {
+        let now = self.now;
+        let reads = if node == "coordinator" {
+            Rc::make_mut(&mut self.coordinator).clock.jump(by);
+            self.coordinator.local(now)
+        } else {
+            let i = self.wi(node).expect("checked");
+            Rc::make_mut(&mut self.workers[i]).clock.jump(by);
+            self.workers[i].local(now)
+        };
+        let note = Note::new(EventKind::ClockJumped { by, reads });
+        self.push(log, node, note, None);
+    }
+
+    /// What the network does to one message in flight.
+    fn apply_network(&mut self, action: &Action, log: &mut Log) {
+        use Action::*;
+        match action {
             Deliver { msg } => {
                 let id = self.select(msg).expect("checked");
                 self.deliver(id, log);
@@ -560,13 +584,42 @@ impl World {
             Duplicate { msg } => {
                 let id = self.select(msg).expect("checked");
                 let copy = self.network.duplicate(id).expect("selected");
-                self.push(
-                    log,
-                    "network",
-                    Note::new(EventKind::Duplicated { copy }),
-                    Some(id),
-                );
+                let note = Note::new(EventKind::Duplicated { copy });
+                self.push(log, "network", note, Some(id));
             }
+            other => unreachable!("not a network action: {other:?}"),
+        }
+    }
+
+    fn apply_coordinator(&mut self, action: &Action, log: &mut Log) {
+        use Action::*;
+        let c = Rc::make_mut(&mut self.coordinator);
+        let kind = match action {
+            CoordinatorBackup => {
+                c.take_backup();
+                EventKind::CoordinatorBackedUp
+            }
+            CoordinatorRestart { persist } => {
+                let persisted = persist.unwrap_or(c.persist);
+                c.restart(persisted);
+                EventKind::CoordinatorRestarted { persisted }
+            }
+            CoordinatorRestore => {
+                c.restore();
+                EventKind::CoordinatorRestored
+            }
+            CoordinatorFailover => {
+                c.fail_over();
+                EventKind::FailedOver { replica: c.replica }
+            }
+            other => unreachable!("not a coordinator action: {other:?}"),
+        };
+        self.push(log, "coordinator", Note::new(kind), None);
+    }
+
+    fn apply_resource(&mut self, action: &Action, log: &mut Log) {
+        use Action::*;
+        let (resource, kind) = match action {
             CompleteWrite { resource, request } => {
                 let ri = self.ri(resource).expect("checked");
                 let waiting = &self.resources[ri].checked;
@@ -577,92 +630,41 @@ impl World {
                 if let Some(id) = id {
                     self.complete_write(ri, &id, log);
                 }
-            }
-            Advance { ticks } => {
-                for _ in 0..*ticks {
-                    self.tick(log);
-                }
-            }
-            Await {
-                worker,
-                lock,
-                within,
-            } => {
-                let n = self
-                    .await_ticks(worker, lock.as_deref(), *within)
-                    .expect("checked");
-                for _ in 0..n {
-                    self.tick(log);
-                }
-            }
-            CoordinatorBackup => {
-                Rc::make_mut(&mut self.coordinator).take_backup();
-                self.push(
-                    log,
-                    "coordinator",
-                    Note::new(EventKind::CoordinatorBackedUp),
-                    None,
-                );
-            }
-            CoordinatorRestart { persist } => {
-                let persisted = persist.unwrap_or(self.coordinator.persist);
-                Rc::make_mut(&mut self.coordinator).restart(persisted);
-                self.push(
-                    log,
-                    "coordinator",
-                    Note::new(EventKind::CoordinatorRestarted { persisted }),
-                    None,
-                );
-            }
-            CoordinatorRestore => {
-                Rc::make_mut(&mut self.coordinator).restore();
-                self.push(
-                    log,
-                    "coordinator",
-                    Note::new(EventKind::CoordinatorRestored),
-                    None,
-                );
-            }
-            CoordinatorFailover => {
-                Rc::make_mut(&mut self.coordinator).fail_over();
-                let replica = self.coordinator.replica;
-                self.push(
-                    log,
-                    "coordinator",
-                    Note::new(EventKind::FailedOver { replica }),
-                    None,
-                );
+                return;
             }
             ResourceBackup { resource } => {
                 let ri = self.ri(resource).expect("checked");
                 Rc::make_mut(&mut self.resources[ri]).take_backup();
-                let note = Note::new(EventKind::ResourceBackedUp {
+                let kind = EventKind::ResourceBackedUp {
                     resource: resource.clone(),
-                });
-                self.push(log, resource, note, None);
+                };
+                (resource, kind)
             }
             ResourceRestore { resource } => {
                 let ri = self.ri(resource).expect("checked");
-                Rc::make_mut(&mut self.resources[ri]).restore();
-                let r = &self.resources[ri];
-                let note = Note::new(EventKind::ResourceRestored {
+                let r = Rc::make_mut(&mut self.resources[ri]);
+                r.restore();
+                // The checker keeps its memory: the newer owner's write did happen, even if
+                // the restore undid it.
+                let kind = EventKind::ResourceRestored {
                     resource: resource.clone(),
                     highest: r.data.highest.clone(),
                     value: r.data.value.clone(),
-                });
-                // The checker keeps its memory: the newer owner's write did happen, even if the restore undid it.
-                self.push(log, resource, note, None);
+                };
+                (resource, kind)
             }
             ResourceRestart { resource } => {
                 let ri = self.ri(resource).expect("checked");
                 let lost_checks = Rc::make_mut(&mut self.resources[ri]).restart();
-                let note = Note::new(EventKind::ResourceRestarted {
+                let kind = EventKind::ResourceRestarted {
                     resource: resource.clone(),
                     lost_checks,
-                });
-                self.push(log, resource, note, None);
+                };
+                (resource, kind)
             }
-        }
+            other => unreachable!("not a resource action: {other:?}"),
+        };
+        self.push(log, resource, Note::new(kind), None);
     }
 
     /// One tick of true time: deliveries due, unfinished check-then-writes, every clock.
