@@ -90,6 +90,10 @@ const FILES: &[(&str, &str)] = &[
         "lease-duration-tradeoff",
         include_str!("../presets/lease-duration-tradeoff.json"),
     ),
+    (
+        "chubby-lock-delay",
+        include_str!("../presets/chubby-lock-delay.json"),
+    ),
     ("sandbox", include_str!("../presets/sandbox.json")),
 ];
 

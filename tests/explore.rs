@@ -266,6 +266,32 @@ const VERDICTS: &[(&str, &str, bool, &[&str])] = &[
     ),
     ("lease-duration-tradeoff", "short-lease", true, &[]),
     ("lease-duration-tradeoff", "long-lease", true, &[]),
+    // Lock-delay is a bet that a lost holder's requests land within it: the explorer holds
+    // A's update past any delay. Only the sequencer check closes the overwrite.
+    (
+        "chubby-lock-delay",
+        "no-delay",
+        true,
+        &["stale_overwrite", "superseded_write"],
+    ),
+    (
+        "chubby-lock-delay",
+        "delay-covers",
+        true,
+        &["stale_overwrite", "superseded_write"],
+    ),
+    (
+        "chubby-lock-delay",
+        "delay-too-short",
+        true,
+        &["stale_overwrite", "superseded_write"],
+    ),
+    (
+        "chubby-lock-delay",
+        "sequencer",
+        true,
+        &["superseded_write"],
+    ),
 ];
 
 fn assert_pinned(id: &str) {
@@ -315,6 +341,7 @@ pinned!(unfenceable_email, "unfenceable-email");
 pinned!(idempotency_key_api, "idempotency-key-api");
 pinned!(immutable_thumbnail, "immutable-thumbnail");
 pinned!(lease_duration_tradeoff, "lease-duration-tradeoff");
+pinned!(chubby_lock_delay, "chubby-lock-delay");
 
 #[test]
 fn every_preset_and_variant_has_a_pinned_verdict() {

@@ -391,3 +391,47 @@ fn a_workers_default_write_debits_an_account_and_sets_a_store() {
     assert_eq!(op, Op::Set("A's write 1".into()));
     assert!(store.write_to("nobody", "doc").is_none());
 }
+
+/// Lock-delay (Chubby, Consul) follows a lost holder, not a clean release: after A releases,
+/// B is granted at once; after A's lease runs out, B waits out the delay.
+#[test]
+fn lock_delay_follows_an_expiry_and_never_a_clean_release() {
+    let s = presets::get("chubby-lock-delay").unwrap();
+    let covers = s.with_variant(s.variant("delay-covers").unwrap());
+    assert_eq!(covers.locks[0].lock_delay, 15);
+    let holds_b_at = |release: bool| {
+        let mut w = World::new(&covers);
+        let mut act = |a: Action| {
+            w.step(&a).unwrap_or_else(|e| panic!("{a}: {e}"));
+        };
+        act(Action::Acquire {
+            worker: "A".into(),
+            lock: None,
+        });
+        act(Action::Advance { ticks: 3 });
+        if release {
+            act(Action::Release { worker: "A".into() });
+        }
+        act(Action::Advance { ticks: 12 });
+        act(Action::Acquire {
+            worker: "B".into(),
+            lock: None,
+        });
+        (0..40)
+            .find(|_| {
+                let held = w
+                    .coordinator()
+                    .holder("file-lock")
+                    .is_some_and(|h| h.worker == "B");
+                w.step(&Action::Advance { ticks: 1 }).unwrap();
+                held
+            })
+            .map(|_| w.now())
+            .expect("B is granted in the end")
+    };
+    let after_release = holds_b_at(true);
+    let after_expiry = holds_b_at(false);
+    // A's lease ran out at t = 11: with a 15-tick delay B cannot hold it before t = 26.
+    assert!(after_release < 20, "granted at t = {after_release}");
+    assert!(after_expiry > 26, "granted at t = {after_expiry}");
+}

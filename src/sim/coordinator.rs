@@ -56,6 +56,19 @@ pub struct LockState {
     pub queue: Vec<Waiter>,
     /// Resources that must register a new token before its grant is announced.
     pub fenced: Vec<String>,
+    /// Chubby's and Consul's lock-delay: after a holder's lease runs out (not after a clean
+    /// release) nobody is granted the lock for this many ticks of the coordinator's clock,
+    /// so what the lost holder already sent can land first. A bet on bounded delays, not a fence.
+    pub lock_delay: Tick,
+    /// By the coordinator's clock: the end of a lock-delay under way.
+    pub delayed_until_local: Option<i64>,
+}
+
+impl LockState {
+    /// Free to grant now: no holder, no grant waiting for fences, no lock-delay under way.
+    fn grantable(&self) -> bool {
+        self.holder.is_none() && self.pending.is_none() && self.delayed_until_local.is_none()
+    }
 }
 
 /// What a restore brings back.
@@ -106,7 +119,7 @@ impl Coordinator {
                             req,
                         },
                     );
-                } else if l.holder.is_none() && l.pending.is_none() {
+                } else if l.grantable() {
                     l.queue.retain(|w| w.worker != from);
                     grant(l, from, req, local, replica, truth, out);
                 } else {
@@ -227,6 +240,15 @@ impl Coordinator {
                     .token(&h.token)
                     .generation(Some(h.generation)),
                 );
+                if l.lock_delay > 0 {
+                    // Waiters stay queued until the delay is over.
+                    l.delayed_until_local = Some(local + l.lock_delay as i64);
+                } else {
+                    grant_next(l, out);
+                }
+            }
+            if l.delayed_until_local.is_some_and(|until| local >= until) {
+                l.delayed_until_local = None;
                 grant_next(l, out);
             }
         }
@@ -242,6 +264,7 @@ impl Coordinator {
                 l.holder = None;
                 l.pending = None;
                 l.queue.clear();
+                l.delayed_until_local = None;
                 l.issuer.forget();
             }
         }
@@ -267,6 +290,7 @@ impl Coordinator {
             l.holder = None;
             l.pending = None;
             l.queue.clear();
+            l.delayed_until_local = None;
         }
     }
 

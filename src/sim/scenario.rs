@@ -104,6 +104,14 @@ pub struct LockSpec {
     pub ttl: Tick,
     #[serde(default)]
     pub issuer: IssuerKind,
+    /// Chubby's and Consul's lock-delay: ticks of the coordinator's clock during which a
+    /// lock whose lease ran out is granted to nobody (0: none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lock_delay: Tick,
+}
+
+fn is_zero(t: &Tick) -> bool {
+    *t == 0
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -212,6 +220,8 @@ pub struct Settings {
     pub issuer: Option<IssuerKind>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ttl: Option<Tick>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lock_delay: Option<Tick>,
     /// How often every worker renews automatically while it holds a lease.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub renew_every: Option<Tick>,
@@ -326,6 +336,9 @@ impl Scenario {
             if let Some(t) = set.ttl {
                 l.ttl = t;
             }
+            if let Some(t) = set.lock_delay {
+                l.lock_delay = t;
+            }
         }
         if let Some(x) = set.transaction {
             for step in &mut s.script {
@@ -391,6 +404,7 @@ impl Scenario {
         clock("coordinator.clock", &self.coordinator.clock)?;
         for (i, l) in self.locks.iter().enumerate() {
             within(&format!("locks[{i}].ttl"), l.ttl, 1, t)?;
+            within(&format!("locks[{i}].lock_delay"), l.lock_delay, 0, t)?;
             let (start, replicas) = match &l.issuer {
                 IssuerKind::Counter { start } | IssuerKind::Epoch { start } => (*start, 1),
                 IssuerKind::IndependentCounters { start, replicas } => (*start, *replicas),

@@ -105,6 +105,8 @@ impl World {
                     pending: None,
                     queue: Vec::new(),
                     fenced,
+                    lock_delay: l.lock_delay,
+                    delayed_until_local: None,
                 },
             );
         }
@@ -1123,7 +1125,7 @@ impl World {
     }
 
     /// The next true tick at which letting time pass would make something happen: a message
-    /// falls due, a lease runs out by some clock, a pause ends, a renewal is due.
+    /// falls due, a lease runs out by some clock, a lock-delay ends, a pause ends, a renewal is due.
     /// Like quinn-proto's `poll_timeout`: the caller decides whether to go there.
     pub fn next_deadline(&self) -> Option<Tick> {
         let soon = self.now + 1;
@@ -1145,6 +1147,9 @@ impl World {
             }
             if let Some(p) = &l.pending {
                 times.extend(c.clock.first_tick_reading(p.retry_at_local, soon));
+            }
+            if let Some(until) = l.delayed_until_local {
+                times.extend(c.clock.first_tick_reading(until, soon));
             }
         }
         for w in &self.workers {
@@ -1362,8 +1367,11 @@ fn hash_coordinator(c: &Coordinator, ranks: &Ranks, h: &mut impl Hasher) {
             pending,
             queue,
             fenced,
+            lock_delay,
+            delayed_until_local,
         } = l;
         (key, name, ttl, issuer, fenced).hash(h);
+        (lock_delay, delayed_until_local).hash(h);
         match holder {
             None => 0u8.hash(h),
             Some(super::coordinator::Holder {

@@ -106,6 +106,12 @@ pub fn world_sections(w: &World, start: &World) -> Vec<Section> {
             ));
         }
         rows.push(row(format!("{name}: issuer"), l.issuer.describe()));
+        if let Some(until) = l.delayed_until_local {
+            rows.push(row(
+                format!("{name}: lock-delay"),
+                format!("granted to nobody until its clock {until}"),
+            ));
+        }
         if !l.queue.is_empty() {
             let waiting: Vec<&str> = l.queue.iter().map(|q| q.worker.as_str()).collect();
             rows.push(row(format!("{name}: waiting"), waiting.join(", ")));
