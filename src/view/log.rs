@@ -141,23 +141,20 @@ mod tests {
         run.seek(busy);
         let page = LogPage::of(&run, usize::MAX);
         assert_eq!(page.total, run.event_count());
-        let recent: Vec<usize> = page
-            .lines
-            .iter()
-            .filter(|l| l.recent)
-            .map(|l| l.index)
-            .collect();
+        let indexes = |marked: fn(&LogLine) -> bool| -> Vec<usize> {
+            page.lines
+                .iter()
+                .filter(|l| marked(l))
+                .map(|l| l.index)
+                .collect()
+        };
+        let recent = indexes(|l| l.recent);
         let end = run.event_count();
         let start = end - run.last_step_events().len();
         assert!(start < end);
         assert_eq!(recent, (start..end).collect::<Vec<_>>());
         // Every step that caused events starts where the step before it ended.
-        let starts: Vec<usize> = page
-            .lines
-            .iter()
-            .filter(|l| l.step_start)
-            .map(|l| l.index)
-            .collect();
+        let starts = indexes(|l| l.step_start);
         let expected: Vec<usize> = (1..=run.cursor())
             .filter(|&s| !run.step_events(s).is_empty())
             .map(|s| run.events_end(s - 1).unwrap_or(0))
