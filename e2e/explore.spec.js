@@ -86,6 +86,9 @@ test('paused-writer: under highest-seen stale_overwrite holds', async ({ page, p
   // another policy discards the report
   await page.getByRole('combobox', { name: /^Receiver policy\b/ }).selectOption('unfenced');
   await expect(report(page)).toHaveCount(0);
+  // … in the section as the reader left it: still open, a new search offered
+  await expect(section).toHaveAttribute('open', '');
+  await expect(button(section, 'Explore')).toBeEnabled();
   expect(pageErrors).toEqual([]);
 });
 
