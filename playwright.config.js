@@ -4,6 +4,7 @@
 // and target/site/ (`make site`).
 // Tests write their screenshots explicitly under target/screenshots/.
 const { defineConfig } = require('@playwright/test');
+const { CHROMIUM_PATH, CHROMIUM_ARGS } = require('./scripts/chromium');
 
 // E2E_PORT lets two checkouts run their specs at once.
 const PORT = Number(process.env.E2E_PORT || 8081);
@@ -26,18 +27,7 @@ module.exports = defineConfig({
     headless: true,
     screenshot: 'only-on-failure',
     trace: 'off',
-    launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   // Three origins on 127.0.0.1: the app (dist/), the guide with the app inside it
   // (target/site/, built by `make site`), and a page of "another site" that embeds the app

@@ -82,10 +82,15 @@ test('paused-writer: under highest-seen stale_overwrite holds', async ({ page, p
   await button(page, 'Load the run that reaches stale_refused').click();
   await expect(page.getByText(/Loaded the shortest run that reaches stale_refused/)).toBeVisible();
   await expect(eventLog(page)).toContainText(/rejected.*stale|stale.*rejected/i);
+  // another policy discards the report, in the section as the reader left it: still open,
+  // a new search offered
   await openPreset(page, 'paused-writer', 'highest-seen');
-  // another policy discards the report
+  const again = await openTool(page, 'Explore every order');
+  await explore(page, again);
   await page.getByRole('combobox', { name: /^Receiver policy\b/ }).selectOption('unfenced');
   await expect(report(page)).toHaveCount(0);
+  await expect(again).toHaveAttribute('open', '');
+  await expect(button(again, 'Explore')).toBeEnabled();
   expect(pageErrors).toEqual([]);
 });
 

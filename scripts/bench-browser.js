@@ -37,19 +37,11 @@ const os = require('os');
 const path = require('path');
 const zlib = require('zlib');
 const { spawn } = require('child_process');
+const { CHROMIUM_PATH, CHROMIUM_ARGS } = require('./chromium');
 
 const ROOT = path.join(__dirname, '..');
 const BUDGET = { gzipKB: 250, interactiveMs: 500, stepMs: 16, exploreMs: 1000 };
 const PARTS = ['size', 'interactive', 'step', 'explorer'];
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 
 function parseArgs(argv) {
   const o = {
@@ -591,7 +583,7 @@ async function main() {
     if (needBrowser) {
       server = await serve(o.dist, o.port);
       const chromium = loadChromium();
-      browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+      browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
       chromiumV = chromiumVersion(browser);
     }
     if (want('interactive')) {

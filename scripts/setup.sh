@@ -65,15 +65,21 @@ step_rust() {
   done
 }
 
-step_trunk() {
-  local have=""
-  if command -v trunk >/dev/null 2>&1; then have="$(trunk --version 2>/dev/null | awk '{print $2}')"; fi
-  if [ "$have" = "$TRUNK_VERSION" ]; then
-    echo "ok: trunk $TRUNK_VERSION present"
+# A tool from `cargo install --locked NAME --version WANT`, unless `NAME --version` already
+# says WANT (trunk prints "trunk 0.21.14", mdbook "mdbook v0.5.4"). $3: how long it takes.
+cargo_install_tool() {
+  local name="$1" want="$2" takes="$3" have=""
+  if command -v "$name" >/dev/null 2>&1; then have="$("$name" --version 2>/dev/null | awk '{print $2}' | tr -d v)"; fi
+  if [ "$have" = "$want" ]; then
+    echo "ok: $name $want present"
   else
-    echo "install: trunk $TRUNK_VERSION (found: ${have:-none}; takes ~10 min)"
-    cargo install --locked trunk --version "$TRUNK_VERSION" --force
+    echo "install: $name $want (found: ${have:-none}; takes ~$takes)"
+    cargo install --locked "$name" --version "$want" --force
   fi
+}
+
+step_trunk() {
+  cargo_install_tool trunk "$TRUNK_VERSION" "10 min"
 }
 
 step_wasm_bindgen() {
@@ -147,14 +153,7 @@ step_npm_deps() {
 }
 
 step_mdbook() {
-  local have=""
-  if command -v mdbook >/dev/null 2>&1; then have="$(mdbook --version 2>/dev/null | awk '{print $2}' | tr -d v)"; fi
-  if [ "$have" = "$MDBOOK_VERSION" ]; then
-    echo "ok: mdbook $MDBOOK_VERSION present"
-  else
-    echo "install: mdbook $MDBOOK_VERSION (found: ${have:-none}; takes ~2 min)"
-    cargo install --locked mdbook --version "$MDBOOK_VERSION" --force
-  fi
+  cargo_install_tool mdbook "$MDBOOK_VERSION" "2 min"
 }
 
 step_rust

@@ -251,6 +251,15 @@ impl Args {
             .map(|(_, v)| v.as_str())
     }
 
+    /// `--format text` (the default) or `--format json`.
+    fn format(&self) -> Result<Format, Problem> {
+        match self.get("format") {
+            None | Some("text") => Ok(Format::Text),
+            Some("json") => Ok(Format::Json),
+            Some(f) => problem(format!("unknown format “{f}” (formats: text, json)")),
+        }
+    }
+
     /// The scenario to work on: `--preset ID`, or one file (`-` is standard input).
     fn source(&self, cmd: &str) -> Result<Source, Problem> {
         match (self.get("preset"), self.positional.as_slice()) {
@@ -520,11 +529,7 @@ fn cmd_run(args: &[String]) -> Result<Output, Problem> {
     if a.help {
         return Ok(Output::ok(USAGE.to_string()));
     }
-    let format = match a.get("format") {
-        None | Some("text") => Format::Text,
-        Some("json") => Format::Json,
-        Some(f) => return problem(format!("unknown format “{f}” (formats: text, json)")),
-    };
+    let format = a.format()?;
     let (scenario, label) = a.source("run")?.load()?;
     let mut choice = choose(&scenario, a.get("variant"), a.get("policy"))?;
     let mut run = match a.get("actions") {
@@ -653,11 +658,7 @@ fn cmd_check(args: &[String]) -> Result<Output, Problem> {
     if a.help {
         return Ok(Output::ok(USAGE.to_string()));
     }
-    let format = match a.get("format") {
-        None | Some("text") => Format::Text,
-        Some("json") => Format::Json,
-        Some(f) => return problem(format!("unknown format “{f}” (formats: text, json)")),
-    };
+    let format = a.format()?;
     let (scenario, _) = a.source("check")?.load()?;
     let choice = choose(&scenario, a.get("variant"), a.get("policy"))?;
     let world_of = match &choice.variant {

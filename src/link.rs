@@ -360,6 +360,14 @@ impl Writer {
             self.0.push(b | 0x80);
         }
     }
+    /// An action's opcode, then its operands (indexes, ticks).
+    fn op(&mut self, code: u8, operands: &[u64]) {
+        self.byte(code);
+        for &v in operands {
+            self.varint(v);
+        }
+    }
+
     fn signed(&mut self, v: i64) {
         self.varint(((v << 1) ^ (v >> 63)) as u64);
     }
@@ -421,6 +429,7 @@ impl Reader<'_> {
 const OP_JSON: u8 = 255;
 
 /// Worker actions with a one-byte form, by opcode (1, "write", is the sandbox's default write).
+/// The link format's own numbering, fixed: not `sim::action::ACTION_NAMES`, whose order may change.
 const WORKER_OPS: [&str; 12] = [
     "acquire",
     "write",
@@ -436,26 +445,6 @@ const WORKER_OPS: [&str; 12] = [
     "heal",
 ];
 
-fn worker_action(op: usize, worker: String) -> Action {
-    use Action::*;
-    match WORKER_OPS[op] {
-        "acquire" => Acquire { worker, lock: None },
-        "send" => Send { worker },
-        "retry" => Retry { worker },
-        "renew" => Renew { worker },
-        "release" => Release { worker },
-        "pause" => Pause {
-            worker,
-            ticks: None,
-        },
-        "resume" => Resume { worker },
-        "crash" => Crash { worker },
-        "restart" => Restart { worker },
-        "partition" => Partition { worker },
-        _ => Heal { worker },
-    }
-}
-
 fn encode_action(w: &mut Writer, world: &World, a: &Action) {
     use Action::*;
     let widx = |name: &str| world.workers().iter().position(|x| x.name == name);
@@ -469,8 +458,7 @@ fn encode_action(w: &mut Writer, world: &World, a: &Action) {
         let mut out = Writer::default();
         match a {
             Write { worker, write } if Some(write) == world.default_write(worker).as_ref() => {
-                out.byte(1);
-                out.varint(widx(worker)? as u64);
+                out.op(1, &[widx(worker)? as u64]);
             }
             Acquire { lock: None, worker }
             | Send { worker }
@@ -486,82 +474,51 @@ fn encode_action(w: &mut Writer, world: &World, a: &Action) {
             | Restart { worker }
             | Partition { worker }
             | Heal { worker } => {
-                let name = a.name();
-                out.byte(WORKER_OPS.iter().position(|o| *o == name)? as u8);
-                out.varint(widx(worker)? as u64);
+                let code = WORKER_OPS.iter().position(|o| *o == a.name())?;
+                out.op(code as u8, &[widx(worker)? as u64]);
             }
             Pause {
                 worker,
                 ticks: Some(t),
-            } => {
-                out.byte(20);
-                out.varint(widx(worker)? as u64);
-                out.varint(*t);
-            }
+            } => out.op(20, &[widx(worker)? as u64, *t]),
             Await {
                 worker,
                 lock,
                 within,
             } => {
                 // Worker, then lock and bound, each 0 when not given (else index or ticks + 1).
-                out.byte(25);
-                out.varint(widx(worker)? as u64);
-                out.varint(match lock {
+                let lock = match lock {
                     None => 0,
                     Some(l) => world.coordinator().locks.keys().position(|k| k == l)? as u64 + 1,
-                });
-                out.varint(within.map_or(0, |t| t + 1));
+                };
+                out.op(
+                    25,
+                    &[widx(worker)? as u64, lock, within.map_or(0, |t| t + 1)],
+                );
             }
-            Deliver { msg } => {
-                out.byte(21);
-                out.varint(by_id(msg)? as u64);
-            }
-            Hold { msg, until: None } => {
-                out.byte(22);
-                out.varint(by_id(msg)? as u64);
-            }
-            Drop { msg } => {
-                out.byte(23);
-                out.varint(by_id(msg)? as u64);
-            }
-            Duplicate { msg } => {
-                out.byte(24);
-                out.varint(by_id(msg)? as u64);
-            }
-            Advance { ticks } => {
-                out.byte(30);
-                out.varint(*ticks);
-            }
+            Deliver { msg } => out.op(21, &[by_id(msg)? as u64]),
+            Hold { msg, until: None } => out.op(22, &[by_id(msg)? as u64]),
+            Drop { msg } => out.op(23, &[by_id(msg)? as u64]),
+            Duplicate { msg } => out.op(24, &[by_id(msg)? as u64]),
+            Advance { ticks } => out.op(30, &[*ticks]),
             CompleteWrite {
                 resource,
                 request: None,
-            } => {
-                out.byte(31);
-                out.varint(ridx(resource)? as u64);
-            }
-            ResourceRestore { resource } => {
-                out.byte(32);
-                out.varint(ridx(resource)? as u64);
-            }
-            ResourceRestart { resource } => {
-                out.byte(33);
-                out.varint(ridx(resource)? as u64);
-            }
-            ResourceBackup { resource } => {
-                out.byte(34);
-                out.varint(ridx(resource)? as u64);
-            }
+            } => out.op(31, &[ridx(resource)? as u64]),
+            ResourceRestore { resource } => out.op(32, &[ridx(resource)? as u64]),
+            ResourceRestart { resource } => out.op(33, &[ridx(resource)? as u64]),
+            ResourceBackup { resource } => out.op(34, &[ridx(resource)? as u64]),
             CoordinatorRestart { persist: None } => out.byte(40),
             CoordinatorRestore => out.byte(41),
             CoordinatorFailover => out.byte(42),
             CoordinatorBackup => out.byte(43),
             ClockJump { node, by } => {
-                out.byte(44);
-                out.varint(if node == "coordinator" {
+                let node = if node == "coordinator" {
                     0
                 } else {
                     widx(node)? as u64 + 1
-                });
+                };
+                out.op(44, &[node]);
                 out.signed(*by);
             }
             _ => return None,
@@ -604,7 +561,11 @@ fn decode_action(r: &mut Reader, world: &World) -> Result<Action, Option<String>
                 .ok_or_else(|| Some("a write with nowhere to go".to_string()))?;
             Write { worker: w, write }
         }
-        0 | 2..=11 => worker_action(op as usize, worker(r)?),
+        0 | 2..=11 => {
+            let make = Action::worker_only(WORKER_OPS[op as usize])
+                .ok_or_else(|| Some(format!("unknown action code {op}")))?;
+            make(worker(r)?)
+        }
         20 => Pause {
             worker: worker(r)?,
             ticks: Some(r.varint().ok_or(None)?),

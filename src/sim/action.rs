@@ -349,6 +349,32 @@ impl Action {
     }
 }
 
+impl Action {
+    /// How to make the action named `name` from a worker alone, where it needs nothing else:
+    /// an acquire of the worker's own lock, a pause until resumed, send, retry, renew,
+    /// release, resume, crash, restart, partition, heal.
+    pub fn worker_only(name: &str) -> Option<fn(String) -> Action> {
+        use Action::*;
+        Some(match name {
+            "acquire" => |worker| Acquire { worker, lock: None },
+            "pause" => |worker| Pause {
+                worker,
+                ticks: None,
+            },
+            "send" => |worker| Send { worker },
+            "retry" => |worker| Retry { worker },
+            "renew" => |worker| Renew { worker },
+            "release" => |worker| Release { worker },
+            "resume" => |worker| Resume { worker },
+            "crash" => |worker| Crash { worker },
+            "restart" => |worker| Restart { worker },
+            "partition" => |worker| Partition { worker },
+            "heal" => |worker| Heal { worker },
+            _ => return None,
+        })
+    }
+}
+
 fn need<T>(v: &mut Option<T>, name: &str) -> Result<T, String> {
     v.take().ok_or_else(|| format!("missing field `{name}`"))
 }
@@ -381,21 +407,6 @@ impl TryFrom<ActionFields> for Action {
                 worker: need(&mut f.worker, "worker")?,
                 ticks: f.ticks.take(),
             },
-            "send" | "retry" | "renew" | "release" | "resume" | "crash" | "restart"
-            | "partition" | "heal" => {
-                let worker = need(&mut f.worker, "worker")?;
-                match kind.as_str() {
-                    "send" => Send { worker },
-                    "retry" => Retry { worker },
-                    "renew" => Renew { worker },
-                    "release" => Release { worker },
-                    "resume" => Resume { worker },
-                    "crash" => Crash { worker },
-                    "restart" => Restart { worker },
-                    "partition" => Partition { worker },
-                    _ => Heal { worker },
-                }
-            }
             "clock-jump" => ClockJump {
                 node: need(&mut f.node, "node")?,
                 by: need(&mut f.by, "by")?,
@@ -433,13 +444,17 @@ impl TryFrom<ActionFields> for Action {
                     _ => ResourceRestart { resource },
                 }
             }
-            other => {
-                let expected: Vec<String> = ACTION_NAMES.iter().map(|n| format!("`{n}`")).collect();
-                return Err(format!(
-                    "unknown variant `{other}`, expected one of {}",
-                    expected.join(", ")
-                ));
-            }
+            other => match Action::worker_only(other) {
+                Some(make) => make(need(&mut f.worker, "worker")?),
+                None => {
+                    let expected: Vec<String> =
+                        ACTION_NAMES.iter().map(|n| format!("`{n}`")).collect();
+                    return Err(format!(
+                        "unknown variant `{other}`, expected one of {}",
+                        expected.join(", ")
+                    ));
+                }
+            },
         };
         // A field the action does not take is as wrong as a field no action takes.
         let left = [

@@ -188,161 +188,181 @@ pub fn scenario(p: &LabParams, ttl: Tick, index: u32) -> Scenario {
 /// Drive one run: returns its scenario, the actions taken (replayable with `Run::act`) and what it measured.
 pub fn simulate(p: &LabParams, ttl: Tick, index: u32) -> (Scenario, Vec<Action>, LabRun) {
     let s = scenario(p, ttl, index);
-    let mut world = World::new(&s);
     let mut rng = Rng::new(run_seed(p, ttl, index).rotate_left(17));
-    let mut actions: Vec<Action> = Vec::new();
-    let mut m = LabRun {
-        ttl,
-        index,
-        ..LabRun::default()
-    };
-    let crash_at = p.duration * 6 / 10;
-    let mut crashed_at: Option<Tick> = None;
-    let take = |world: &mut World,
-                a: Action,
-                actions: &mut Vec<Action>,
-                m: &mut LabRun,
-                crashed_at: &mut Option<Tick>| {
-        let Ok(events) = world.step(&a) else { return };
-        for e in &events {
-            match &e.kind {
-                EventKind::LeaseExpired { holder, .. } => {
-                    // Between the crash and the next grant the lease that runs out is the
-                    // crashed holder's: no false expiration, even when the holder has restarted
-                    // by then (it restarts a lease length after the crash, and the coordinator
-                    // counts from a renewal's arrival, by a clock that may run slow).
-                    let crashed_lease = crashed_at.is_some() && m.takeover.is_none();
-                    if !crashed_lease
-                        && world
-                            .worker(holder)
-                            .is_some_and(|w| w.status != Status::Crashed)
-                    {
-                        m.false_expirations += 1;
-                    }
-                }
-                EventKind::LeaseGranted { .. } => {
-                    if let (Some(c), None) = (*crashed_at, m.takeover) {
-                        m.takeover = Some(e.tick - c);
-                    }
-                }
-                EventKind::Sent {
-                    kind: MessageKind::Renew,
-                    ..
-                } => m.renewals += 1,
-                EventKind::Sent {
-                    kind: MessageKind::Acquire,
-                    ..
-                } => m.acquires += 1,
-                EventKind::WriteRejected {
-                    resource,
-                    reason: Reason::Stale,
-                    ..
-                } if resource == "fenced" => m.stale_rejected_fenced += 1,
-                EventKind::Violation { kind, resource, .. } => match (resource.as_str(), kind) {
-                    (
-                        "unfenced",
-                        ViolationKind::StaleOverwrite | ViolationKind::SupersededWrite,
-                    ) => m.stale_accepted_unfenced += 1,
-                    ("fenced", ViolationKind::SupersededWrite) => m.superseded_accepted_fenced += 1,
-                    ("fenced", ViolationKind::StaleOverwrite) => m.stale_overwrites_fenced += 1,
-                    _ => {}
-                },
-                _ => {}
-            }
-        }
-        match (actions.last_mut(), &a) {
-            (Some(Action::Advance { ticks }), Action::Advance { ticks: more }) => *ticks += more,
-            _ => actions.push(a),
-        }
+    let mut driven = Driven {
+        world: World::new(&s),
+        actions: Vec::new(),
+        m: LabRun {
+            ttl,
+            index,
+            ..LabRun::default()
+        },
+        crashed_at: None,
     };
     for name in ["A", "B"] {
-        take(
-            &mut world,
-            Action::Acquire {
-                worker: name.into(),
-                lock: None,
-            },
-            &mut actions,
-            &mut m,
-            &mut crashed_at,
-        );
+        driven.take(Action::Acquire {
+            worker: name.into(),
+            lock: None,
+        });
     }
     for t in 0..p.duration {
         for name in ["A", "B"] {
-            let Some(w) = world.worker(name) else {
-                continue;
-            };
-            let holds = w.holds_any();
-            let a = match w.status {
-                Status::Running if t == crash_at && holds && crashed_at.is_none() => {
-                    crashed_at = Some(world.now());
-                    Some(Action::Crash {
-                        worker: name.into(),
-                    })
-                }
-                Status::Running if rng.upto(999) < p.pause_permille as u64 => Some(Action::Pause {
-                    worker: name.into(),
-                    ticks: Some(1 + rng.upto(p.pause_max.max(1) - 1)),
-                }),
-                Status::Running if holds && t % p.write_every.max(1) == 0 => {
-                    // The worker has checked its lease and prepares its write to both copies;
-                    // a pause may strike before it sends, and on resume it sends anyway.
-                    for copy in ["fenced", "unfenced"] {
-                        let write = WriteSpec {
-                            to: vec![copy.into()],
-                            op: Op::Set(format!("{name} at t={}", world.now())),
-                            op_id: None,
-                            label: None,
-                            transaction: false,
-                        };
-                        take(
-                            &mut world,
-                            Action::Prepare {
-                                worker: name.into(),
-                                write,
-                            },
-                            &mut actions,
-                            &mut m,
-                            &mut crashed_at,
-                        );
-                    }
-                    Some(if rng.upto(999) < p.pause_permille as u64 {
-                        Action::Pause {
-                            worker: name.into(),
-                            ticks: Some(1 + rng.upto(p.pause_max.max(1) - 1)),
-                        }
-                    } else {
-                        Action::Send {
-                            worker: name.into(),
-                        }
-                    })
-                }
-                Status::Running if !holds && !w.acquiring(&w.lock) && t % ttl.max(1) == 0 => {
-                    Some(Action::Acquire {
-                        worker: name.into(),
-                        lock: None,
-                    })
-                }
-                Status::Crashed if crashed_at.is_some_and(|c| world.now() >= c + ttl) => {
-                    Some(Action::Restart {
-                        worker: name.into(),
-                    })
-                }
-                _ => None,
-            };
-            if let Some(a) = a {
-                take(&mut world, a, &mut actions, &mut m, &mut crashed_at);
+            if let Some(a) = driven.next_move(p, ttl, t, name, &mut rng) {
+                driven.take(a);
             }
         }
-        take(
-            &mut world,
-            Action::Advance { ticks: 1 },
-            &mut actions,
-            &mut m,
-            &mut crashed_at,
-        );
+        driven.take(Action::Advance { ticks: 1 });
     }
-    (s, actions, m)
+    (s, driven.actions, driven.m)
+}
+
+/// Append `a` to `actions`, merging it into an `advance` just before it: quiet ticks in a
+/// row read as one step of time.
+pub fn push_merging_time(actions: &mut Vec<Action>, a: Action) {
+    match (actions.last_mut(), &a) {
+        (Some(Action::Advance { ticks }), Action::Advance { ticks: more }) => *ticks += more,
+        _ => actions.push(a),
+    }
+}
+
+/// A lab run being driven: its world, the actions taken so far, what it has measured, and
+/// when the holder crashed.
+struct Driven {
+    world: World,
+    actions: Vec<Action>,
+    m: LabRun,
+    crashed_at: Option<Tick>,
+}
+
+impl Driven {
+    /// Take `a` and measure what it caused; an action the world refuses is not taken.
+    fn take(&mut self, a: Action) {
+        let Ok(events) = self.world.step(&a) else {
+            return;
+        };
+        for e in &events {
+            self.measure(&e.kind, e.tick);
+        }
+        push_merging_time(&mut self.actions, a);
+    }
+
+    fn measure(&mut self, kind: &EventKind, tick: Tick) {
+        let m = &mut self.m;
+        match kind {
+            EventKind::LeaseExpired { holder, .. } => {
+                // Between the crash and the next grant the lease that runs out is the
+                // crashed holder's: no false expiration, even when the holder has restarted
+                // by then (it restarts a lease length after the crash, and the coordinator
+                // counts from a renewal's arrival, by a clock that may run slow).
+                let crashed_lease = self.crashed_at.is_some() && m.takeover.is_none();
+                if !crashed_lease
+                    && self
+                        .world
+                        .worker(holder)
+                        .is_some_and(|w| w.status != Status::Crashed)
+                {
+                    m.false_expirations += 1;
+                }
+            }
+            EventKind::LeaseGranted { .. } => {
+                if let (Some(c), None) = (self.crashed_at, m.takeover) {
+                    m.takeover = Some(tick - c);
+                }
+            }
+            EventKind::Sent {
+                kind: MessageKind::Renew,
+                ..
+            } => m.renewals += 1,
+            EventKind::Sent {
+                kind: MessageKind::Acquire,
+                ..
+            } => m.acquires += 1,
+            EventKind::WriteRejected {
+                resource,
+                reason: Reason::Stale,
+                ..
+            } if resource == "fenced" => m.stale_rejected_fenced += 1,
+            EventKind::Violation { kind, resource, .. } => match (resource.as_str(), kind) {
+                ("unfenced", ViolationKind::StaleOverwrite | ViolationKind::SupersededWrite) => {
+                    m.stale_accepted_unfenced += 1
+                }
+                ("fenced", ViolationKind::SupersededWrite) => m.superseded_accepted_fenced += 1,
+                ("fenced", ViolationKind::StaleOverwrite) => m.stale_overwrites_fenced += 1,
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+
+    /// What worker `name` does at second `t` of the run, if anything: crash (the holder, 60%
+    /// of the way through), pause at random, write while it holds the lease (preparing both
+    /// copies' writes here, then sending or pausing first), ask for the lease, or restart a
+    /// lease length after its crash.
+    fn next_move(
+        &mut self,
+        p: &LabParams,
+        ttl: Tick,
+        t: Tick,
+        name: &str,
+        rng: &mut Rng,
+    ) -> Option<Action> {
+        let crash_at = p.duration * 6 / 10;
+        let w = self.world.worker(name)?;
+        let holds = w.holds_any();
+        match w.status {
+            Status::Running if t == crash_at && holds && self.crashed_at.is_none() => {
+                self.crashed_at = Some(self.world.now());
+                Some(Action::Crash {
+                    worker: name.into(),
+                })
+            }
+            Status::Running if rng.upto(999) < p.pause_permille as u64 => Some(pause(name, p, rng)),
+            Status::Running if holds && t.is_multiple_of(p.write_every.max(1)) => {
+                // The worker has checked its lease and prepares its write to both copies;
+                // a pause may strike before it sends, and on resume it sends anyway.
+                for copy in ["fenced", "unfenced"] {
+                    let write = WriteSpec {
+                        to: vec![copy.into()],
+                        op: Op::Set(format!("{name} at t={}", self.world.now())),
+                        op_id: None,
+                        label: None,
+                        transaction: false,
+                    };
+                    self.take(Action::Prepare {
+                        worker: name.into(),
+                        write,
+                    });
+                }
+                Some(if rng.upto(999) < p.pause_permille as u64 {
+                    pause(name, p, rng)
+                } else {
+                    Action::Send {
+                        worker: name.into(),
+                    }
+                })
+            }
+            Status::Running if !holds && !w.acquiring(&w.lock) && t.is_multiple_of(ttl.max(1)) => {
+                Some(Action::Acquire {
+                    worker: name.into(),
+                    lock: None,
+                })
+            }
+            Status::Crashed if self.crashed_at.is_some_and(|c| self.world.now() >= c + ttl) => {
+                Some(Action::Restart {
+                    worker: name.into(),
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A stop-the-world pause of a random length, 1 to `pause_max` ticks.
+fn pause(name: &str, p: &LabParams, rng: &mut Rng) -> Action {
+    Action::Pause {
+        worker: name.into(),
+        ticks: Some(1 + rng.upto(p.pause_max.max(1) - 1)),
+    }
 }
 
 /// Everything at one TTL.

@@ -204,3 +204,17 @@ pub fn use_slices(work: Rc<dyn Fn() -> bool>) -> (Callback<()>, Callback<()>) {
     let stop = Callback::from(move |_| turn.set(0));
     (start, stop)
 }
+
+/// Work kept in a component's own state, done in slices: each time `turn` changes to a
+/// `Some`, `next` runs once from a zero-delay timeout, so the page repaints and handles input
+/// between slices. The slice's re-render brings the next turn; `None` (done, cancelled)
+/// drops the one pending.
+#[hook]
+pub fn use_slice_chain<T: PartialEq + 'static>(turn: Option<T>, next: Callback<()>) {
+    use_effect_with(turn, move |turn| {
+        let timer = turn
+            .is_some()
+            .then(|| Timeout::new(0, move || next.emit(())));
+        move || drop(timer)
+    });
+}

@@ -218,7 +218,7 @@ pub fn summary(c: &Comparison, state: &AppState) -> String {
 
 /// The choices the compare view offers: the policy picker's, less the current one (comparing
 /// a run with itself shows nothing).
-pub fn offered(s: &Scenario, own: &str) -> PolicyOptions {
+fn offered(s: &Scenario, own: &str) -> PolicyOptions {
     let o = text::policy_options(s);
     let keep = |v: Vec<(String, String)>| v.into_iter().filter(|(value, _)| value != own).collect();
     PolicyOptions {
@@ -229,7 +229,7 @@ pub fn offered(s: &Scenario, own: &str) -> PolicyOptions {
 
 /// The value compared with: the one the user picked while it is still offered, else the
 /// first offered.
-pub fn other_value(offered: &PolicyOptions, picked: Option<&str>) -> Option<String> {
+fn other_value(offered: &PolicyOptions, picked: Option<&str>) -> Option<String> {
     let mut values = offered
         .variants
         .iter()
@@ -246,6 +246,31 @@ pub fn other_value(offered: &PolicyOptions, picked: Option<&str>) -> Option<Stri
             Some(p.to_string())
         }
         _ => values.next().cloned(),
+    }
+}
+
+/// What the compare view offers, and the receiver choice it compares the run with.
+pub struct Counterpart {
+    /// Every receiver choice of the scenario but the current one.
+    pub options: PolicyOptions,
+    /// The `<select>` value compared with: the one the user picked while the scenario still
+    /// offers it, else the first offered (the current choice itself if none is).
+    pub value: String,
+    pub choice: Choice,
+}
+
+/// The compare view's counterpart to the current run, `picked` being the value the user
+/// last chose in its select, if any.
+pub fn counterpart(state: &AppState, picked: Option<&str>) -> Counterpart {
+    let current = state.current();
+    let own = state.choice.value();
+    let options = offered(current, &own);
+    let value = other_value(&options, picked).unwrap_or(own);
+    let choice = Choice::parse(current, &value).unwrap_or_else(|| state.choice.clone());
+    Counterpart {
+        options,
+        value,
+        choice,
     }
 }
 
@@ -535,6 +560,34 @@ mod tests {
                 let last = values[values.len() - 1];
                 assert_eq!(other_value(&o, Some(last)).as_ref(), Some(last));
             }
+        }
+    }
+
+    #[test]
+    fn the_counterpart_is_the_first_other_choice_until_one_is_picked() {
+        for s in crate::presets::all() {
+            let state = app(&s.id, Choice::default_for(&s));
+            let own = state.choice.value();
+            let first = counterpart(&state, None);
+            let values: Vec<&String> = first
+                .options
+                .variants
+                .iter()
+                .chain(&first.options.plain)
+                .map(|(v, _)| v)
+                .collect();
+            assert_eq!(&first.value, values[0], "{}", s.id);
+            assert_ne!(first.value, own, "{}", s.id);
+            assert_eq!(first.choice.value(), first.value, "{}", s.id);
+            assert_ne!(first.choice, state.choice, "{}", s.id);
+            // A pick the scenario does not offer (the current choice, or a stale one from
+            // another scenario) falls back to the first.
+            for stale in [own.as_str(), "no-such-choice"] {
+                assert_eq!(counterpart(&state, Some(stale)).value, first.value);
+            }
+            let last = values[values.len() - 1];
+            let picked = counterpart(&state, Some(last));
+            assert_eq!((&picked.value, picked.choice.value()), (last, last.clone()));
         }
     }
 }

@@ -26,8 +26,6 @@ pub enum Phase {
 }
 
 pub struct Session {
-    /// Which scenario and choice it explores (see [`key`]): another one discards it.
-    pub key: String,
     /// Where the search started (0 is the start) and how the run got there, as
     /// `Run::replay` takes it: a counterexample is this, then the search's own actions.
     pub from_step: usize,
@@ -41,7 +39,8 @@ pub struct Session {
     cap: usize,
 }
 
-/// What a session belongs to: the scenario shown and its receiver choice.
+/// What a session belongs to: the scenario shown and its receiver choice. The panel's body
+/// is keyed by it, so another one drops the search and its report.
 pub fn key(state: &AppState) -> String {
     format!("{}/{}", state.scenario, state.choice.value())
 }
@@ -145,7 +144,6 @@ impl Session {
             ),
         };
         Session {
-            key: key(state),
             from_step,
             origin: from,
             prefix,

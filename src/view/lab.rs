@@ -7,9 +7,14 @@
 
 use super::plot::{self, Chart, Metric};
 use super::state::Msg;
+use crate::sim::event::{Event, EventKind};
+use crate::sim::invariant::ViolationKind;
 use crate::sim::lab::{self, LabParams, LabPoint, LabResult, LabRun};
+use crate::sim::message::MessageKind;
+use crate::sim::request::Reason;
+use crate::sim::scenario::Step;
 use crate::sim::time::Tick;
-use crate::sim::{Action, Scenario};
+use crate::sim::{Action, Scenario, World};
 use std::rc::Rc;
 
 /// A form field. Each is an integer with a range; `LabForm::shown` says what it means.
@@ -463,23 +468,12 @@ fn count(n: u32, what: &str) -> String {
 /// each with a `say` of what happened in it. The first names the TTL, the run and its seed;
 /// the last adds up what the lab measured. Replaying the script gives the lab's world.
 pub fn narrated(p: &LabParams, ttl: Tick, run: u32) -> Scenario {
-    use crate::sim::event::EventKind;
-    use crate::sim::invariant::ViolationKind;
-    use crate::sim::message::MessageKind;
-    use crate::sim::request::Reason;
-    use crate::sim::scenario::Step;
-    use crate::sim::World;
-
     let (mut scenario, actions, m) = lab::simulate(p, ttl, run);
-    let renew = lab::renew_every(p, ttl);
     let mut world = World::new(&scenario);
+    let mut narrator = Narrator::default();
     let mut steps: Vec<Step> = Vec::new();
-    let (mut chunk, mut told) = (Vec::new(), Vec::<String>::new());
-    let (mut renewals, mut writes, mut lapsed, mut late) = (0u32, 0u32, 0u32, 0u32);
+    let mut chunk = Vec::new();
     let mut from = world.now();
-    let mut holder: Option<String> = None;
-    let mut prepared: Vec<String> = Vec::new();
-    let mut crashed: Option<(String, Tick)> = None;
     // The lab merges quiet ticks into one advance; taken a tick at a time (and merged again
     // within a chapter), a chapter ends on the tick its event happened.
     let ticks = actions.into_iter().flat_map(|a| match a {
@@ -488,150 +482,21 @@ pub fn narrated(p: &LabParams, ttl: Tick, run: u32) -> Scenario {
     });
     for a in ticks {
         let events = world.step(&a).expect("the lab's own actions replay");
-        match (chunk.last_mut(), &a) {
-            (Some(Action::Advance { ticks }), Action::Advance { ticks: more }) => *ticks += more,
-            _ => chunk.push(a),
-        }
+        lab::push_merging_time(&mut chunk, a);
         let mut notable = false;
         for e in &events {
-            let who = e.actor.as_str();
-            let token = e.token.as_ref().map(|t| t.to_string()).unwrap_or_default();
-            let line: Option<String> = match &e.kind {
-                EventKind::Sent { kind, .. } => {
-                    match kind {
-                        MessageKind::Renew => renewals += 1,
-                        MessageKind::Write => prepared.retain(|w| w != who),
-                        _ => {}
-                    }
-                    None
-                }
-                EventKind::WriteAccepted { .. } => {
-                    writes += 1;
-                    None
-                }
-                EventKind::LeaseBeliefExpired { .. } => {
-                    lapsed += 1;
-                    None
-                }
-                EventKind::ReplyIgnored { .. } => {
-                    late += 1;
-                    None
-                }
-                EventKind::Prepared { .. } => {
-                    prepared.push(who.to_string());
-                    None
-                }
-                EventKind::LeaseAcquired { .. } if holder.as_deref() != Some(who) => {
-                    let line = match &holder {
-                        None => format!("{who} holds the lease with token {token}."),
-                        Some(h) => format!("{who} now holds the lease with token {token}, after {h}."),
-                    };
-                    holder = Some(who.to_string());
-                    Some(line)
-                }
-                EventKind::LeaseExpired { holder: h, .. } => {
-                    // Until someone else holds it, the lease that runs out is the crashed one's.
-                    let crash = crashed.as_ref().filter(|(w, _)| w == h && holder.is_none());
-                    Some(if let Some((_, t)) = crash {
-                        format!("The coordinator expires {h}'s lease, {} s after {h} crashed: only now may another worker take over.", world.now() - t)
-                    } else {
-                        format!("The coordinator expires {h}'s lease although {h} is alive (paused, or its renewal came too late): a false expiration.")
-                    })
-                }
-                EventKind::Paused { until } => {
-                    let with = if prepared.iter().any(|w| w == who) {
-                        ", its write already prepared under the lease it checked"
-                    } else {
-                        ""
-                    };
-                    Some(match until {
-                        Some(t) => format!("{who} freezes in a stop-the-world pause until t={t}{with}."),
-                        None => format!("{who} freezes in a stop-the-world pause{with}."),
-                    })
-                }
-                EventKind::Resumed => Some(if prepared.iter().any(|w| w == who) {
-                    format!("{who} resumes and sends the write it prepared before the pause, without checking its lease again.")
-                } else {
-                    format!("{who} resumes.")
-                }),
-                EventKind::Crashed => {
-                    crashed = Some((who.to_string(), world.now()));
-                    if holder.as_deref() == Some(who) {
-                        holder = None;
-                    }
-                    Some(format!("{who} crashes while it holds the lease; it restarts one lease length later."))
-                }
-                EventKind::Restarted => Some(format!("{who} restarts and asks for the lease again.")),
-                EventKind::WriteRejected { resource, reason: Reason::Stale, .. } => Some(format!(
-                    "The {resource} copy rejects a write with token {token}: it has seen a newer token."
-                )),
-                EventKind::Violation { kind, resource, detail } => Some(match (kind, resource.as_str()) {
-                    (ViolationKind::SupersededWrite, "fenced") => format!(
-                        "The fenced copy applies a superseded write ({detail}): it has not yet seen the newer token, so highest-seen cannot tell."
-                    ),
-                    (ViolationKind::SupersededWrite, _) => format!(
-                        "The {resource} copy applies a superseded write ({detail}): it checks no token."
-                    ),
-                    (ViolationKind::StaleOverwrite, _) => format!(
-                        "The {resource} copy lets a stale write overwrite the new owner's ({detail})."
-                    ),
-                    _ => format!("Violation at {resource}: {detail}."),
-                }),
-                _ => None,
-            };
-            if let Some(line) = line {
-                told.push(line);
-                notable = true;
-            }
+            notable |= narrator.hear(e, world.now());
         }
         if notable {
-            let mut say = if from == world.now() {
-                format!("t={}: ", world.now())
-            } else {
-                format!("t={}–{}: ", from, world.now())
-            };
-            let mut routine = Vec::new();
-            if renewals > 0 {
-                routine.push(count(renewals, "renewal"));
-            }
-            if writes > 0 {
-                routine.push(count(writes, "write") + " accepted");
-            }
-            if lapsed > 0 {
-                routine.push(count(lapsed, "lease") + " run out by a worker's clock");
-            }
-            if late > 0 {
-                routine.push(count(late, "answer") + " arriving too late to believe");
-            }
-            if !routine.is_empty() {
-                say.push_str(&format!("Meanwhile {}. ", routine.join(", ")));
-            }
-            say.push_str(&told.join(" "));
             steps.push(Step {
-                say,
+                say: narrator.chapter(from, world.now()),
                 say_if: Vec::new(),
                 actions: std::mem::take(&mut chunk),
             });
-            told.clear();
-            (renewals, writes, lapsed, late) = (0, 0, 0, 0);
             from = world.now();
         }
     }
-    let minutes = p.duration.max(1) as f64 / 60.0;
-    let takeover = match m.takeover {
-        Some(t) => format!("another worker took over {t} s after the crash"),
-        None => "no takeover after a crash was measured".into(),
-    };
-    let total = format!(
-        "In all: {} through the unfenced copy; the fenced copy applied {} and rejected {}; {}; {} and {} ({} per minute); {takeover}.",
-        count(m.stale_accepted_unfenced, "stale write"),
-        count(m.superseded_accepted_fenced, "superseded write"),
-        count(m.stale_rejected_fenced, "stale write"),
-        count(m.false_expirations, "false expiration"),
-        count(m.renewals, "renewal"),
-        count(m.acquires, "acquire"),
-        plot::num((m.renewals + m.acquires) as f64 / minutes, 1),
-    );
+    let total = measured(p, &m);
     let end = format!(
         "The run ends at t={}. {total} {}: a longer lease makes this rarer, never impossible.",
         world.now(),
@@ -646,9 +511,194 @@ pub fn narrated(p: &LabParams, ttl: Tick, run: u32) -> Scenario {
         }),
     }
     steps[0].say = format!(
-        "Lease lab, TTL {ttl} s, run {} (seed {}): A and B share one {ttl}-second lease, each renewing every {renew} s while it holds it, and write every {} s to two copies of one record, “fenced” (highest-seen) and “unfenced”. Pauses strike at random; {}. {}",
+        "{} {}",
+        setting(p, ttl, run, scenario.seed, narrator.crashed.as_ref()),
+        steps[0].say
+    );
+    scenario.summary = format!("{} {total}", scenario.summary);
+    scenario.script = steps;
+    scenario
+}
+
+/// What the narration of a lab run knows as it goes: the story so far (who holds the lease,
+/// who has a write prepared, who crashed and when) and, for the chapter being told, what it
+/// says and the routine it only counts.
+#[derive(Default)]
+struct Narrator {
+    holder: Option<String>,
+    prepared: Vec<String>,
+    crashed: Option<(String, Tick)>,
+    told: Vec<String>,
+    renewals: u32,
+    writes: u32,
+    lapsed: u32,
+    late: u32,
+}
+
+impl Narrator {
+    /// Take in one event at true time `now`; true if it is worth a sentence (then told).
+    fn hear(&mut self, e: &Event, now: Tick) -> bool {
+        let line = self.line(e, now);
+        let notable = line.is_some();
+        self.told.extend(line);
+        notable
+    }
+
+    /// The sentence an event deserves, if any; routine events are counted instead.
+    fn line(&mut self, e: &Event, now: Tick) -> Option<String> {
+        let who = e.actor.as_str();
+        let token = e.token.as_ref().map(|t| t.to_string()).unwrap_or_default();
+        let prepared = self.prepared.iter().any(|w| w == who);
+        match &e.kind {
+            EventKind::Sent { kind, .. } => {
+                match kind {
+                    MessageKind::Renew => self.renewals += 1,
+                    MessageKind::Write => self.prepared.retain(|w| w != who),
+                    _ => {}
+                }
+                None
+            }
+            EventKind::WriteAccepted { .. } => {
+                self.writes += 1;
+                None
+            }
+            EventKind::LeaseBeliefExpired { .. } => {
+                self.lapsed += 1;
+                None
+            }
+            EventKind::ReplyIgnored { .. } => {
+                self.late += 1;
+                None
+            }
+            EventKind::Prepared { .. } => {
+                self.prepared.push(who.to_string());
+                None
+            }
+            EventKind::LeaseAcquired { .. } if self.holder.as_deref() != Some(who) => {
+                let line = match &self.holder {
+                    None => format!("{who} holds the lease with token {token}."),
+                    Some(h) => format!("{who} now holds the lease with token {token}, after {h}."),
+                };
+                self.holder = Some(who.to_string());
+                Some(line)
+            }
+            EventKind::LeaseExpired { holder: h, .. } => {
+                // Until someone else holds it, the lease that runs out is the crashed one's.
+                let crash = self
+                    .crashed
+                    .as_ref()
+                    .filter(|(w, _)| w == h && self.holder.is_none());
+                Some(if let Some((_, t)) = crash {
+                    format!("The coordinator expires {h}'s lease, {} s after {h} crashed: only now may another worker take over.", now - t)
+                } else {
+                    format!("The coordinator expires {h}'s lease although {h} is alive (paused, or its renewal came too late): a false expiration.")
+                })
+            }
+            EventKind::Paused { until } => {
+                let with = if prepared {
+                    ", its write already prepared under the lease it checked"
+                } else {
+                    ""
+                };
+                Some(match until {
+                    Some(t) => format!("{who} freezes in a stop-the-world pause until t={t}{with}."),
+                    None => format!("{who} freezes in a stop-the-world pause{with}."),
+                })
+            }
+            EventKind::Resumed => Some(if prepared {
+                format!("{who} resumes and sends the write it prepared before the pause, without checking its lease again.")
+            } else {
+                format!("{who} resumes.")
+            }),
+            EventKind::Crashed => {
+                self.crashed = Some((who.to_string(), now));
+                if self.holder.as_deref() == Some(who) {
+                    self.holder = None;
+                }
+                Some(format!("{who} crashes while it holds the lease; it restarts one lease length later."))
+            }
+            EventKind::Restarted => Some(format!("{who} restarts and asks for the lease again.")),
+            EventKind::WriteRejected { resource, reason: Reason::Stale, .. } => Some(format!(
+                "The {resource} copy rejects a write with token {token}: it has seen a newer token."
+            )),
+            EventKind::Violation { kind, resource, detail } => Some(match (kind, resource.as_str()) {
+                (ViolationKind::SupersededWrite, "fenced") => format!(
+                    "The fenced copy applies a superseded write ({detail}): it has not yet seen the newer token, so highest-seen cannot tell."
+                ),
+                (ViolationKind::SupersededWrite, _) => format!(
+                    "The {resource} copy applies a superseded write ({detail}): it checks no token."
+                ),
+                (ViolationKind::StaleOverwrite, _) => format!(
+                    "The {resource} copy lets a stale write overwrite the new owner's ({detail})."
+                ),
+                _ => format!("Violation at {resource}: {detail}."),
+            }),
+            _ => None,
+        }
+    }
+
+    /// The `say` of a chapter from `from` to `now`: the routine counted meanwhile, then what
+    /// was told. The next chapter starts afresh.
+    fn chapter(&mut self, from: Tick, now: Tick) -> String {
+        let mut say = if from == now {
+            format!("t={now}: ")
+        } else {
+            format!("t={from}–{now}: ")
+        };
+        let mut routine = Vec::new();
+        if self.renewals > 0 {
+            routine.push(count(self.renewals, "renewal"));
+        }
+        if self.writes > 0 {
+            routine.push(count(self.writes, "write") + " accepted");
+        }
+        if self.lapsed > 0 {
+            routine.push(count(self.lapsed, "lease") + " run out by a worker's clock");
+        }
+        if self.late > 0 {
+            routine.push(count(self.late, "answer") + " arriving too late to believe");
+        }
+        if !routine.is_empty() {
+            say.push_str(&format!("Meanwhile {}. ", routine.join(", ")));
+        }
+        say.push_str(&self.told.join(" "));
+        self.told.clear();
+        (self.renewals, self.writes, self.lapsed, self.late) = (0, 0, 0, 0);
+        say
+    }
+}
+
+/// What the lab measured in a run, in one sentence ("In all: …").
+fn measured(p: &LabParams, m: &LabRun) -> String {
+    let minutes = p.duration.max(1) as f64 / 60.0;
+    let takeover = match m.takeover {
+        Some(t) => format!("another worker took over {t} s after the crash"),
+        None => "no takeover after a crash was measured".into(),
+    };
+    format!(
+        "In all: {} through the unfenced copy; the fenced copy applied {} and rejected {}; {}; {} and {} ({} per minute); {takeover}.",
+        count(m.stale_accepted_unfenced, "stale write"),
+        count(m.superseded_accepted_fenced, "superseded write"),
+        count(m.stale_rejected_fenced, "stale write"),
+        count(m.false_expirations, "false expiration"),
+        count(m.renewals, "renewal"),
+        count(m.acquires, "acquire"),
+        plot::num((m.renewals + m.acquires) as f64 / minutes, 1),
+    )
+}
+
+/// The first chapter's opening: the TTL, the run and its seed, the workload, and the crash.
+fn setting(
+    p: &LabParams,
+    ttl: Tick,
+    run: u32,
+    seed: u64,
+    crashed: Option<&(String, Tick)>,
+) -> String {
+    format!(
+        "Lease lab, TTL {ttl} s, run {} (seed {seed}): A and B share one {ttl}-second lease, each renewing every {} s while it holds it, and write every {} s to two copies of one record, “fenced” (highest-seen) and “unfenced”. Pauses strike at random; {}.",
         run + 1,
-        scenario.seed,
+        lab::renew_every(p, ttl),
         p.write_every,
         match crashed {
             Some((w, t)) => format!("{w} crashes at t={t}, holding the lease"),
@@ -657,11 +707,7 @@ pub fn narrated(p: &LabParams, ttl: Tick, run: u32) -> Scenario {
                 p.duration * 6 / 10
             ),
         },
-        steps[0].say
-    );
-    scenario.summary = format!("{} {total}", scenario.summary);
-    scenario.script = steps;
-    scenario
+    )
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //!   method here, delegating to `Run`.
 //! - [`layout`]: the geometry of the space-time diagram, derived from a run's events and frames.
 //! - [`inspect`]: the inspector's rows, with what the last step changed.
+//! - [`log`]: the event log's page: the newest lines up to the current step.
 //! - [`lab`], [`plot`]: the lease-duration lab's panel state and its charts (geometry, SVG).
 //! - [`compare`]: the current run under a second receiver choice, aligned, and where they part.
 //! - [`explore`]: the explorer panel's session, run in slices, and its report's rows.
@@ -23,6 +24,7 @@ pub mod file;
 pub mod inspect;
 pub mod lab;
 pub mod layout;
+pub mod log;
 pub mod narrate;
 pub mod plot;
 pub mod state;

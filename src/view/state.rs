@@ -228,57 +228,12 @@ impl AppState {
 
     fn apply_inner(&mut self, msg: Msg) -> bool {
         match msg {
-            Msg::Load(i) if i < self.scenarios.len() => {
-                if i == self.scenario {
-                    self.reload();
-                    return true;
-                }
-                let left = self.leave();
-                self.scenario = i;
-                match self.kept.remove(&i) {
-                    Some((choice, run)) => {
-                        self.choice = choice;
-                        self.run = run;
-                        self.playing = false;
-                        self.error = None;
-                        self.notice = Some(format!(
-                            "Your own run of “{}” is back as you left it, at step {}. Reload scenario starts it over.",
-                            self.current().title,
-                            self.run.cursor()
-                        ));
-                    }
-                    None => {
-                        self.choice = Choice::default_for(self.current());
-                        self.reload();
-                    }
-                }
-                if let Some(left) = left {
-                    let back = self
-                        .notice
-                        .take()
-                        .map(|n| format!(" {n}"))
-                        .unwrap_or_default();
-                    self.notice = Some(format!(
-                        "Your actions in “{left}” are kept: pick it again to go on from where you were.{back}"
-                    ));
-                }
-                true
-            }
-            Msg::Load(_) => false,
+            Msg::Load(i) => self.load(i),
             Msg::LoadId(id) => match self.scenarios.iter().position(|s| s.id == id) {
-                Some(i) => self.apply_inner(Msg::Load(i)),
+                Some(i) => self.load(i),
                 None => false,
             },
-            Msg::Choose(c) => {
-                self.choice = match c {
-                    Choice::Variant(n) if self.current().variant(&n).is_none() => return false,
-                    Choice::Variant(n) => Choice::Variant(n),
-                    // A policy a variant stands for is that variant, as the picker shows it.
-                    Choice::Policy(p) => Choice::for_policy(self.current(), p),
-                };
-                self.rechoose();
-                true
-            }
+            Msg::Choose(c) => self.choose(c),
             Msg::Reload => {
                 self.reload();
                 true
@@ -299,103 +254,20 @@ impl AppState {
                 self.run.seek(0);
                 moved
             }
-            Msg::ToEnd => {
-                self.playing = false;
-                let before = (self.run.cursor(), self.run.len());
-                if let Err(e) = self.run.run_script() {
-                    self.error = Some(format!("The script could not go on: {e}"));
-                }
-                before != (self.run.cursor(), self.run.len()) || self.error.is_some()
-            }
-            Msg::Seek(i) => {
-                self.playing = false;
-                self.error = None;
-                let before = self.run.cursor();
-                self.go_to(i);
-                before != self.run.cursor() || self.error.is_some()
-            }
-            Msg::TogglePlay => {
-                if self.playing {
-                    self.playing = false;
-                    return true;
-                }
-                if !self.can_play() {
-                    return false;
-                }
-                if self.at_end() {
-                    // Like a video player: Play at the end replays from the start.
-                    self.run.seek(0);
-                }
-                self.error = None;
-                self.playing = true;
-                true
-            }
+            Msg::ToEnd => self.run_to_end(),
+            Msg::Seek(i) => self.seek(i),
+            Msg::TogglePlay => self.toggle_play(),
             Msg::Stop => std::mem::replace(&mut self.playing, false),
-            Msg::Tick => {
-                if !self.playing {
-                    return false;
-                }
-                if !self.forward() || self.at_end() {
-                    self.playing = false;
-                }
-                true
-            }
+            Msg::Tick => self.tick(),
             Msg::SetSpeed(ms) => {
                 let ms = ms.clamp(50, 10_000);
                 std::mem::replace(&mut self.speed, ms) != ms
             }
-            Msg::Act(a) => {
-                self.playing = false;
-                let at = self.run.cursor();
-                let script_ahead = self.run.next_script_step().is_some() && at == self.run.len();
-                match self.run.act(a.clone()) {
-                    Ok(true) => {
-                        self.error = None;
-                        self.notice = Some(format!(
-                            "You changed the past: the run forked at step {at}. The steps that came after it are gone; this branch starts with “{a}”."
-                        ));
-                    }
-                    Ok(false) => {
-                        self.error = None;
-                        if script_ahead {
-                            self.notice = Some(format!(
-                                "You took over from the script at step {at}: from here on the world is yours. Reload the scenario to see its script again."
-                            ));
-                        }
-                    }
-                    Err(e) => self.error = Some(format!("Refused: {e}")),
-                }
-                true
-            }
+            Msg::Act(a) => self.act(a),
             Msg::Help(open) => std::mem::replace(&mut self.help_open, open) != open,
             Msg::DismissNotice => self.notice.take().is_some() || self.error.take().is_some(),
             Msg::DismissError => self.error.take().is_some(),
-            Msg::OpenLink(text) => {
-                if text == self.link() {
-                    // Our own link coming back (the page set the hash): nothing to do.
-                    return false;
-                }
-                self.playing = false;
-                match Link::decode(&text).and_then(|l| l.to_run().map(|run| (l, run))) {
-                    Ok((link, run)) => {
-                        self.open(link, run);
-                        self.error = None;
-                        self.notice = Some(format!(
-                            "Opened a link: {}, at step {}.",
-                            self.current().title,
-                            self.run.cursor()
-                        ));
-                    }
-                    Err(e) => {
-                        self.notice = None;
-                        self.error = Some(format!(
-                            "This link could not be opened: {e}. You are still looking at {}; the link itself is unchanged in the address bar.",
-                            self.current().title
-                        ));
-                    }
-                }
-                true
-            }
+            Msg::OpenLink(text) => self.open_link(&text),
             Msg::LoadScenario(s, actions) => {
                 self.load_scenario(*s, actions);
                 true
@@ -404,24 +276,7 @@ impl AppState {
                 found,
                 script_steps,
                 actions,
-            } => {
-                self.playing = false;
-                let run = match replay_run(self.current(), &self.choice, script_steps, &actions) {
-                    Ok(run) => run,
-                    Err(r) => {
-                        self.notice = None;
-                        self.error = Some(format!("The run could not be loaded: {}", r.what));
-                        return true;
-                    }
-                };
-                self.run = run;
-                self.error = None;
-                self.notice = Some(format!(
-                    "Loaded the shortest run that {found}: {} steps, replayed as yours. Step back through it, or copy a link to it.",
-                    self.run.len()
-                ));
-                true
-            }
+            } => self.load_found(found, script_steps, &actions),
             Msg::Import(text) => {
                 // Reported in the file panel, where the user acted; a bad file changes nothing else.
                 self.file_status = Some(match Scenario::from_json(&text) {
@@ -438,6 +293,179 @@ impl AppState {
                 true
             }
         }
+    }
+
+    /// Show scenario `i` (the picker): the run the user left in it if they acted there, else
+    /// its start under its default choice; picking the one shown starts it over.
+    fn load(&mut self, i: usize) -> bool {
+        if i >= self.scenarios.len() {
+            return false;
+        }
+        if i == self.scenario {
+            self.reload();
+            return true;
+        }
+        let left = self.leave();
+        self.scenario = i;
+        match self.kept.remove(&i) {
+            Some((choice, run)) => {
+                self.choice = choice;
+                self.run = run;
+                self.playing = false;
+                self.error = None;
+                self.notice = Some(format!(
+                    "Your own run of “{}” is back as you left it, at step {}. Reload scenario starts it over.",
+                    self.current().title,
+                    self.run.cursor()
+                ));
+            }
+            None => {
+                self.choice = Choice::default_for(self.current());
+                self.reload();
+            }
+        }
+        if let Some(left) = left {
+            let back = self
+                .notice
+                .take()
+                .map(|n| format!(" {n}"))
+                .unwrap_or_default();
+            self.notice = Some(format!(
+                "Your actions in “{left}” are kept: pick it again to go on from where you were.{back}"
+            ));
+        }
+        true
+    }
+
+    /// Another receiver choice, if the scenario has it: the branch replayed under it.
+    fn choose(&mut self, c: Choice) -> bool {
+        self.choice = match c {
+            Choice::Variant(n) if self.current().variant(&n).is_none() => return false,
+            Choice::Variant(n) => Choice::Variant(n),
+            // A policy a variant stands for is that variant, as the picker shows it.
+            Choice::Policy(p) => Choice::for_policy(self.current(), p),
+        };
+        self.rechoose();
+        true
+    }
+
+    /// The rest of the script, run to its end.
+    fn run_to_end(&mut self) -> bool {
+        self.playing = false;
+        let before = (self.run.cursor(), self.run.len());
+        if let Err(e) = self.run.run_script() {
+            self.error = Some(format!("The script could not go on: {e}"));
+        }
+        before != (self.run.cursor(), self.run.len()) || self.error.is_some()
+    }
+
+    fn seek(&mut self, i: usize) -> bool {
+        self.playing = false;
+        self.error = None;
+        let before = self.run.cursor();
+        self.go_to(i);
+        before != self.run.cursor() || self.error.is_some()
+    }
+
+    fn toggle_play(&mut self) -> bool {
+        if self.playing {
+            self.playing = false;
+            return true;
+        }
+        if !self.can_play() {
+            return false;
+        }
+        if self.at_end() {
+            // Like a video player: Play at the end replays from the start.
+            self.run.seek(0);
+        }
+        self.error = None;
+        self.playing = true;
+        true
+    }
+
+    /// The play timer's step: forward, stopping at the end.
+    fn tick(&mut self) -> bool {
+        if !self.playing {
+            return false;
+        }
+        if !self.forward() || self.at_end() {
+            self.playing = false;
+        }
+        true
+    }
+
+    /// The user's own action at the step shown: it forks the run if taken in the past, and
+    /// takes over from the script if taken before the script's end.
+    fn act(&mut self, a: Action) -> bool {
+        self.playing = false;
+        let at = self.run.cursor();
+        let script_ahead = self.run.next_script_step().is_some() && at == self.run.len();
+        match self.run.act(a.clone()) {
+            Ok(true) => {
+                self.error = None;
+                self.notice = Some(format!(
+                    "You changed the past: the run forked at step {at}. The steps that came after it are gone; this branch starts with “{a}”."
+                ));
+            }
+            Ok(false) => {
+                self.error = None;
+                if script_ahead {
+                    self.notice = Some(format!(
+                        "You took over from the script at step {at}: from here on the world is yours. Reload the scenario to see its script again."
+                    ));
+                }
+            }
+            Err(e) => self.error = Some(format!("Refused: {e}")),
+        }
+        true
+    }
+
+    fn open_link(&mut self, text: &str) -> bool {
+        if text == self.link() {
+            // Our own link coming back (the page set the hash): nothing to do.
+            return false;
+        }
+        self.playing = false;
+        match Link::decode(text).and_then(|l| l.to_run().map(|run| (l, run))) {
+            Ok((link, run)) => {
+                self.open(link, run);
+                self.error = None;
+                self.notice = Some(format!(
+                    "Opened a link: {}, at step {}.",
+                    self.current().title,
+                    self.run.cursor()
+                ));
+            }
+            Err(e) => {
+                self.notice = None;
+                self.error = Some(format!(
+                    "This link could not be opened: {e}. You are still looking at {}; the link itself is unchanged in the address bar.",
+                    self.current().title
+                ));
+            }
+        }
+        true
+    }
+
+    /// A run the explorer found, replayed as the user's own under the current choice.
+    fn load_found(&mut self, found: Found, script_steps: usize, actions: &[Action]) -> bool {
+        self.playing = false;
+        let run = match replay_run(self.current(), &self.choice, script_steps, actions) {
+            Ok(run) => run,
+            Err(r) => {
+                self.notice = None;
+                self.error = Some(format!("The run could not be loaded: {}", r.what));
+                return true;
+            }
+        };
+        self.run = run;
+        self.error = None;
+        self.notice = Some(format!(
+            "Loaded the shortest run that {found}: {} steps, replayed as yours. Step back through it, or copy a link to it.",
+            self.run.len()
+        ));
+        true
     }
 
     /// Show an imported scenario at the step it names: under its own picker entry (an

@@ -6,9 +6,8 @@ use super::picker::policy_groups;
 use super::timeline::{describe, Diagram};
 use super::tool_summary;
 use crate::ui::state::use_app;
-use crate::view::compare::{aligned, compare, offered, other_value, summary};
+use crate::view::compare::{aligned, compare, counterpart, summary, Counterpart};
 use crate::view::layout;
-use crate::view::state::Choice;
 use std::rc::Rc;
 use web_sys::{Element, HtmlSelectElement};
 use yew::prelude::*;
@@ -17,14 +16,14 @@ use yew::prelude::*;
 pub fn Compare() -> Html {
     let state = use_app();
     let open = use_state_eq(|| false);
-    // The chosen value, if the user picked one that this scenario offers.
+    // The value last picked in the select; `counterpart` keeps it while the scenario offers it.
     let picked = use_state_eq(|| None::<String>);
-    let current = state.current();
     let own = state.choice.value();
-    // Every choice but the current one; the one picked while it is offered, else the first.
-    let options = offered(current, &own);
-    let other_value = other_value(&options, picked.as_deref()).unwrap_or_else(|| own.clone());
-    let other = Choice::parse(current, &other_value).unwrap_or_else(|| state.choice.clone());
+    let Counterpart {
+        options,
+        value: other_value,
+        choice: other,
+    } = counterpart(&state, picked.as_deref());
 
     let shown = use_memo(
         (state.version, other_value.clone(), *open),
@@ -83,7 +82,7 @@ pub fn Compare() -> Html {
             <div class="field compare-pick">
                 <label for="compare-select">{"Compare with"}</label>
                 <select id="compare-select" {onchange}>
-                    {policy_groups(current, &options, &other_value)}
+                    {policy_groups(state.current(), &options, &other_value)}
                 </select>
             </div>
             if let Some((c, ta, tb)) = shown.as_ref() {

@@ -1,21 +1,16 @@
 //! The event log: every event up to the current step, one line each — the accessible twin
 //! of the timeline. The last step's lines are marked.
 //!
-//! A long run shows its newest `LOG_PAGE` lines, with a button for earlier ones: a log of
-//! thousands of lines re-rendered on every step would make each step slow.
+//! A long run shows a page of its newest lines (`view::log`), with a button for earlier ones.
 
-use crate::sim::Event;
 use crate::ui::state::use_app;
+use crate::view::log::{event_class, LogPage, LOG_MORE, LOG_PAGE};
 use web_sys::Element;
 use yew::prelude::*;
-
-/// Lines shown at first, and added by each "Show earlier events".
-const LOG_PAGE: usize = 200;
 
 #[component]
 pub fn EventLog() -> Html {
     let state = use_app();
-    let run = &state.run;
     let log_ref = use_node_ref();
     let shown = use_state_eq(|| LOG_PAGE);
     {
@@ -27,31 +22,14 @@ pub fn EventLog() -> Html {
             }
         });
     }
-    let total = run.event_count();
-    let first = total.saturating_sub(*shown);
-    // Walk the steps backwards from the present, only as far as the lines shown.
-    let mut lines: Vec<(usize, &Event, bool, bool)> = Vec::new(); // (index, event, recent, step start)
-    let mut s = run.cursor();
-    while s > 0 {
-        let end = run.events_end(s).unwrap_or(0);
-        let evs = run.step_events(s);
-        let start = end - evs.len();
-        for (i, e) in evs.iter().enumerate().rev() {
-            let k = start + i;
-            if k < first {
-                break;
-            }
-            lines.push((k, e, s == run.cursor(), i == 0));
-        }
-        if start <= first {
-            break;
-        }
-        s -= 1;
-    }
-    lines.reverse();
+    let LogPage {
+        total,
+        first,
+        lines,
+    } = LogPage::of(&state.run, *shown);
     let more = {
         let shown = shown.clone();
-        Callback::from(move |_| shown.set(*shown + 5 * LOG_PAGE))
+        Callback::from(move |_| shown.set(*shown + LOG_MORE))
     };
     html! {
         <section class="panel log-panel" aria-labelledby="log-h">
@@ -68,26 +46,16 @@ pub fn EventLog() -> Html {
                         </p>
                     }
                     <ol start={(first + 1).to_string()}>
-                        for (k, e, recent, start) in lines {
-                            <li key={k.to_string()}
-                                class={classes!("ev", recent.then_some("recent"), start.then_some("step-start"), event_class(&e.kind))}
-                                aria-current={recent.then_some("step")}>
-                                {e.to_string()}
+                        for line in lines {
+                            <li key={line.index.to_string()}
+                                class={classes!("ev", line.recent.then_some("recent"), line.step_start.then_some("step-start"), event_class(&line.event.kind))}
+                                aria-current={line.recent.then_some("step")}>
+                                {line.event.to_string()}
                             </li>
                         }
                     </ol>
                 }
             </div>
         </section>
-    }
-}
-
-fn event_class(k: &crate::sim::EventKind) -> &'static str {
-    use crate::sim::EventKind::*;
-    match k {
-        Violation { .. } => "ev-violation",
-        WriteRejected { .. } => "ev-rejected",
-        WriteAccepted { .. } => "ev-accepted",
-        _ => "ev-plain",
     }
 }

@@ -13,15 +13,24 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
 
+/// The section; its body is keyed by the scenario and receiver choice (`explore::key`), so
+/// another one mounts a fresh body: the old search, and its report, no longer apply.
 #[component]
 pub fn ExplorePanel() -> Html {
     let state = use_app();
-    let session: Rc<RefCell<Option<Session>>> = use_mut_ref(|| None);
-    let key = explore::key(&state);
-    // Another scenario or policy: the old search and its report no longer apply.
-    if session.borrow().as_ref().is_some_and(|s| s.key != key) {
-        *session.borrow_mut() = None;
+    html! {
+        <details class="panel tool explorer">
+            {tool_summary("Explore every order", "Let the computer try every order of events in this scenario and find the shortest run that breaks a safety property.")}
+            <ExploreBody key={explore::key(&state)} />
+        </details>
     }
+}
+
+/// The bounds, Explore / Explore from here / Cancel, and the search's progress and report.
+#[component]
+fn ExploreBody() -> Html {
+    let state = use_app();
+    let session: Rc<RefCell<Option<Session>>> = use_mut_ref(|| None);
     let work: Rc<dyn Fn() -> bool> = {
         let session = session.clone();
         Rc::new(move || {
@@ -68,8 +77,7 @@ pub fn ExplorePanel() -> Html {
     let offer_here = main == Origin::Start && cursor > 0;
 
     html! {
-        <details class="panel tool explorer">
-            {tool_summary("Explore every order", "Let the computer try every order of events in this scenario and find the shortest run that breaks a safety property.")}
+        <>
             <p class="note">{about}</p>
             <p class="note">{explore::origin_note(&state, shown)}</p>
             <dl class="bounds" aria-label="Bounds of the search">
@@ -90,7 +98,7 @@ pub fn ExplorePanel() -> Html {
                     {report(s, &state)}
                 }
             }
-        </details>
+        </>
     }
 }
 

@@ -1,12 +1,12 @@
-//! The lease-duration lab: a form of parameters, a sweep computed a few runs at a time from a
-//! `Timeout(0)` chain (progress bar, Cancel), four charts drawn by `view::plot` with Export SVG,
+//! The lease-duration lab: a form of parameters, a sweep computed a few runs at a time
+//! (`use_slice_chain`; progress bar, Cancel), four charts drawn by `view::plot` with Export SVG,
 //! the stale-writes chart's banner, and "Open run" for the run behind a clicked point. All state is `view::lab::LabPanel`.
 
 use super::tool_summary;
+use crate::ui::hooks::use_slice_chain;
 use crate::ui::state::{reduce_with, use_app};
 use crate::view::lab::{Field, LabMsg, LabPanel, GROUPS};
 use crate::view::plot::{self, Chart, ChartKind, Mode};
-use gloo_timers::callback::Timeout;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlInputElement, HtmlSelectElement};
@@ -66,15 +66,13 @@ pub fn Lab() -> Html {
     let app = use_app();
     let lab = use_reducer(LabPanel::default);
 
-    // The chain: each slice's re-render schedules the next; Cancel or the end drops it.
-    {
-        let d = lab.dispatcher();
-        let running = lab.progress().map(|(done, _)| (lab.generation, done));
-        use_effect_with(running, move |running| {
-            let t = running.map(|_| Timeout::new(0, move || d.dispatch(LabMsg::Slice(SLICE))));
-            move || drop(t)
-        });
-    }
+    // Each slice's re-render schedules the next; Cancel or the end drops it.
+    let running = lab.progress().map(|(done, _)| (lab.generation, done));
+    let d = lab.dispatcher();
+    use_slice_chain(
+        running,
+        Callback::from(move |()| d.dispatch(LabMsg::Slice(SLICE))),
+    );
     // The charts' markup only changes when a sweep finishes.
     let svgs = {
         let done = lab.done.clone();
@@ -87,7 +85,43 @@ pub fn Lab() -> Html {
             })
         })
     };
+    let open = {
+        let (app, lab) = (app.dispatcher(), lab.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let Some(m) = lab.open_run() {
+                app.dispatch(m);
+                super::show_timeline();
+            }
+        })
+    };
 
+    html! {
+        <details class="tool lab panel">
+            {tool_summary("Lease-duration lab", "How long should a lease be? Sweep the TTL over many random runs and chart what it costs — and see that no length makes it safe without fencing.")}
+            <p class="note">
+                {"Each point is N seeded runs of one workload at one lease TTL: workers A and B renew, pause at random and write every 3 s to two copies of one record, “fenced” (highest-seen) and “unfenced”; the holder crashes 60% of the way through a 5-minute run. Click a point to open a run behind it in the timeline."}
+            </p>
+            <LabParamsForm lab={lab.clone()} />
+            if let Some(done) = lab.done.as_ref() {
+                <div class="lab-plots">
+                    for (chart, svg) in (0..done.charts.len()).zip(svgs.iter()) {
+                        <LabChart key={done.charts[chart].kind.id()} lab={lab.clone()} {chart}
+                            svg={svg.clone()} open={open.clone()} />
+                    }
+                </div>
+            }
+        </details>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct LabProps {
+    lab: UseReducerHandle<LabPanel>,
+}
+
+/// The parameters, grouped, with Run, Cancel, the sweep's progress and how the last one ended.
+#[component]
+fn LabParamsForm(LabProps { lab }: &LabProps) -> Html {
     let onsubmit = {
         let d = lab.dispatcher();
         Callback::from(move |e: SubmitEvent| {
@@ -98,6 +132,58 @@ pub fn Lab() -> Html {
     let cancel = {
         let d = lab.dispatcher();
         Callback::from(move |_: MouseEvent| d.dispatch(LabMsg::Cancel))
+    };
+    let progress = lab.progress();
+    html! {
+        <form class="lab-form" {onsubmit}>
+            {for GROUPS.iter().map(|(name, fields)| html! {
+                <fieldset key={*name}>
+                    <legend>{*name}</legend>
+                    {for fields.iter().map(|&f| field(lab, f))}
+                </fieldset>
+            })}
+            <div class="lab-actions">
+                <button type="submit" class="primary">{"Run"}</button>
+                <button type="button" onclick={cancel} disabled={progress.is_none()}>{"Cancel"}</button>
+                if let Some((done, total)) = progress {
+                    <progress aria-label="Lab progress" max={total.to_string()} value={done.to_string()}></progress>
+                    <span class="note">{format!("{done} of {total} runs")}</span>
+                }
+                <span class="lab-status" role="status">{lab.status.clone().unwrap_or_default()}</span>
+            </div>
+        </form>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct LabChartProps {
+    lab: UseReducerHandle<LabPanel>,
+    /// Which of the finished sweep's charts.
+    chart: usize,
+    /// Its markup (`plot::svg`), made once per sweep.
+    svg: AttrValue,
+    /// Opens the run behind the selected point.
+    open: Callback<MouseEvent>,
+}
+
+/// One chart: its title, Export SVG, caption, the stale-writes banner, the plot (whose points
+/// are buttons) and, under the chart the selected point belongs to, that point.
+#[component]
+fn LabChart(props: &LabChartProps) -> Html {
+    let LabChartProps {
+        lab,
+        chart,
+        svg,
+        open,
+    } = props;
+    let Some(c) = lab.done.as_ref().and_then(|d| d.charts.get(*chart)) else {
+        return Html::default();
+    };
+    let export = {
+        let (name, text) = (plot::file_name(c), plot::plot_svg(c));
+        Callback::from(move |_: MouseEvent| {
+            let _ = super::export::download_text(&text, "image/svg+xml", &name);
+        })
     };
     let onclick = {
         let d = lab.dispatcher();
@@ -120,15 +206,38 @@ pub fn Lab() -> Html {
             }
         })
     };
-    let open = {
-        let (app, lab) = (app.dispatcher(), lab.clone());
-        Callback::from(move |_: MouseEvent| {
-            if let Some(m) = lab.open_run() {
-                app.dispatch(m);
-                super::show_timeline();
+    let h = format!("lab-{}-h", c.kind.id());
+    html! {
+        <figure class="lab-chart" aria-labelledby={h.clone()}>
+            <div class="lab-chart-head">
+                <h3 id={h}>{c.kind.title()}</h3>
+                <button type="button" class="small" onclick={export}
+                    aria-label={format!("Export SVG: {}", c.kind.title())}>{"Export SVG"}</button>
+            </div>
+            <p class="note">{c.kind.caption()}</p>
+            if c.kind == ChartKind::StaleWrites {
+                <p class="lab-banner">{lab.banner().unwrap_or_default()}</p>
             }
-        })
+            <div class="lab-svg" {onclick} {onkeydown}>
+                {Html::from_html_unchecked(svg.clone())}
+            </div>
+            {selected_point(lab, c, open)}
+        </figure>
+    }
+}
+
+/// The selected point, if it is on this chart: its value, the run behind it to open.
+fn selected_point(
+    lab: &UseReducerHandle<LabPanel>,
+    c: &Chart,
+    open: &Callback<MouseEvent>,
+) -> Html {
+    let (Some(sel), Some(p)) = (lab.selected, lab.point()) else {
+        return Html::default();
     };
+    if !c.kind.metrics().contains(&sel.metric) {
+        return Html::default();
+    }
     let choose = {
         let d = lab.dispatcher();
         Callback::from(move |e: Event| {
@@ -138,87 +247,19 @@ pub fn Lab() -> Html {
             }
         })
     };
-
-    let pick = |c: &Chart| -> Html {
-        let (Some(sel), Some(p)) = (lab.selected, lab.point()) else {
-            return Html::default();
-        };
-        if !c.kind.metrics().contains(&sel.metric) {
-            return Html::default();
-        }
-        let v = sel.metric.value(p).unwrap_or(0.0);
-        html! {
-            <div class="lab-pick" role="group" aria-label="Selected point">
-                <p><b>{format!("TTL {}: {}", p.ttl, sel.metric.phrase(v))}</b>
-                   {format!(" (mean of {} runs).", p.runs.len())}</p>
-                <label>{"Run behind this point "}
-                    <select onchange={choose.clone()}>
-                        {for lab.run_options().into_iter().map(|(i, text)| html! {
-                            <option value={i.to_string()} selected={i == sel.run}>{text}</option>
-                        })}
-                    </select>
-                </label>
-                <button type="button" onclick={open.clone()}>{"Open run"}</button>
-            </div>
-        }
-    };
-
-    let figures = lab.done.as_ref().map(|done| {
-        done.charts.iter().zip(svgs.iter()).map(|(c, svg)| {
-            let export = {
-                let (name, text) = (plot::file_name(c), plot::plot_svg(c));
-                Callback::from(move |_: MouseEvent| {
-                    let _ = super::export::download_text(&text, "image/svg+xml", &name);
-                })
-            };
-            let h = format!("lab-{}-h", c.kind.id());
-            html! {
-                <figure class="lab-chart" key={c.kind.id()} aria-labelledby={h.clone()}>
-                    <div class="lab-chart-head">
-                        <h3 id={h}>{c.kind.title()}</h3>
-                        <button type="button" class="small" onclick={export}
-                            aria-label={format!("Export SVG: {}", c.kind.title())}>{"Export SVG"}</button>
-                    </div>
-                    <p class="note">{c.kind.caption()}</p>
-                    if c.kind == ChartKind::StaleWrites {
-                        <p class="lab-banner">{lab.banner().unwrap_or_default()}</p>
-                    }
-                    <div class="lab-svg" onclick={onclick.clone()} onkeydown={onkeydown.clone()}>
-                        {Html::from_html_unchecked(svg.clone())}
-                    </div>
-                    {pick(c)}
-                </figure>
-            }
-        }).collect::<Html>()
-    });
-
-    let progress = lab.progress();
+    let v = sel.metric.value(p).unwrap_or(0.0);
     html! {
-        <details class="tool lab panel">
-            {tool_summary("Lease-duration lab", "How long should a lease be? Sweep the TTL over many random runs and chart what it costs — and see that no length makes it safe without fencing.")}
-            <p class="note">
-                {"Each point is N seeded runs of one workload at one lease TTL: workers A and B renew, pause at random and write every 3 s to two copies of one record, “fenced” (highest-seen) and “unfenced”; the holder crashes 60% of the way through a 5-minute run. Click a point to open a run behind it in the timeline."}
-            </p>
-            <form class="lab-form" {onsubmit}>
-                {for GROUPS.iter().map(|(name, fields)| html! {
-                    <fieldset key={*name}>
-                        <legend>{*name}</legend>
-                        {for fields.iter().map(|&f| field(&lab, f))}
-                    </fieldset>
-                })}
-                <div class="lab-actions">
-                    <button type="submit" class="primary">{"Run"}</button>
-                    <button type="button" onclick={cancel} disabled={progress.is_none()}>{"Cancel"}</button>
-                    if let Some((done, total)) = progress {
-                        <progress aria-label="Lab progress" max={total.to_string()} value={done.to_string()}></progress>
-                        <span class="note">{format!("{done} of {total} runs")}</span>
-                    }
-                    <span class="lab-status" role="status">{lab.status.clone().unwrap_or_default()}</span>
-                </div>
-            </form>
-            if let Some(figures) = figures {
-                <div class="lab-plots">{figures}</div>
-            }
-        </details>
+        <div class="lab-pick" role="group" aria-label="Selected point">
+            <p><b>{format!("TTL {}: {}", p.ttl, sel.metric.phrase(v))}</b>
+               {format!(" (mean of {} runs).", p.runs.len())}</p>
+            <label>{"Run behind this point "}
+                <select onchange={choose}>
+                    {for lab.run_options().into_iter().map(|(i, text)| html! {
+                        <option value={i.to_string()} selected={i == sel.run}>{text}</option>
+                    })}
+                </select>
+            </label>
+            <button type="button" onclick={open.clone()}>{"Open run"}</button>
+        </div>
     }
 }

@@ -85,7 +85,7 @@ pub fn Picker() -> Html {
 }
 
 /// The options of a receiver-policy select: the scenario's variants, then the other plain
-/// policies (`text::policy_options`, or the compare view's `compare::offered`), with
+/// policies (`text::policy_options`, or the compare view's `compare::counterpart`), with
 /// `selected` chosen. The policy picker and the compare view share it.
 pub(crate) fn policy_groups(current: &Scenario, options: &PolicyOptions, selected: &str) -> Html {
     html! {
