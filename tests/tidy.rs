@@ -441,3 +441,35 @@ fn the_model_crate_depends_on_serde_alone() {
         "no target-specific dependencies"
     );
 }
+
+/// Components own no timers: only `src/ui/hooks.rs` names `gloo_timers`, so every timer's
+/// lifetime follows a hook's and none decides anything behind the state machine's back.
+#[test]
+fn only_the_hooks_own_timers() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ui");
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    assert!(files.iter().any(|f| f.ends_with("hooks.rs")));
+    let mut owners = Vec::new();
+    for f in &files {
+        let src = std::fs::read_to_string(f).expect("readable source");
+        if paths(&code_only(&src))
+            .iter()
+            .any(|(path, _)| matches(path, "gloo_timers"))
+        {
+            owners.push(
+                f.strip_prefix(&root)
+                    .expect("under src/ui")
+                    .display()
+                    .to_string(),
+            );
+        }
+    }
+    assert_eq!(owners, ["hooks.rs"]);
+    // And the check can fail: a component naming a timer is seen.
+    let tainted =
+        "use gloo_timers::callback::Timeout;\nfn f() { Timeout::new(1, || ()).forget(); }";
+    assert!(paths(&code_only(tainted))
+        .iter()
+        .any(|(p, _)| matches(p, "gloo_timers")));
+}

@@ -1,5 +1,5 @@
-//! The app's timers (the play timer; slices of long work) and the keyboard shortcuts.
-//! Components own no timers.
+//! The app's timers (the play timer; slices of long work; a one-off cleanup) and the
+//! keyboard shortcuts. Components own no timers (`tests/tidy.rs` holds it).
 
 use crate::ui::state::AppCtx;
 use crate::view::state::{shortcut, Msg};
@@ -217,4 +217,10 @@ pub fn use_slice_chain<T: PartialEq + 'static>(turn: Option<T>, next: Callback<(
             .then(|| Timeout::new(0, move || next.emit(())));
         move || drop(timer)
     });
+}
+
+/// Run `f` once after `ms` milliseconds, tied to no component: the cleanup of a browser
+/// resource that outlives the click that made it (an exported file's object URL).
+pub fn after(ms: u32, f: impl FnOnce() + 'static) {
+    Timeout::new(ms, f).forget();
 }

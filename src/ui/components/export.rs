@@ -136,10 +136,9 @@ fn download_blob(blob: &Blob, name: &str) -> Result<(), String> {
     a.set_download(name);
     a.click();
     // The download has its own reference by the time this runs.
-    gloo_timers::callback::Timeout::new(10_000, move || {
+    crate::ui::hooks::after(10_000, move || {
         let _ = Url::revoke_object_url(&url);
-    })
-    .forget();
+    });
     Ok(())
 }
 
