@@ -2522,6 +2522,427 @@ pub fn texts(tl: &Timeline) -> Vec<Text> {
     out
 }
 
+// ---------------------------------------------------------------------------------------------
+// Drawing: what every renderer prints (the app's component, view::svg), decided once here.
+// Each class is styled by static/timeline.css, the one stylesheet both use.
+
+/// A shape a renderer draws as it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shape {
+    Circle {
+        cx: i32,
+        cy: i32,
+        r: i32,
+    },
+    Rect {
+        x: i32,
+        y: i32,
+        w: i32,
+        h: i32,
+        rx: i32,
+    },
+    Line {
+        x1: i32,
+        y1: i32,
+        x2: i32,
+        y2: i32,
+    },
+    Path {
+        d: String,
+    },
+}
+
+/// A diamond of half-diagonal `r` around (x, y), as SVG path data.
+pub fn diamond(x: i32, y: i32, r: i32) -> String {
+    format!(
+        "M{x},{} L{},{y} L{x},{} L{},{y} Z",
+        y - r,
+        x + r,
+        y + r,
+        x - r
+    )
+}
+
+/// `class`, with ` recent` when it changed in the current step (the app highlights it; an
+/// exported document, a still picture, does not).
+pub fn with_recent(class: &str, recent: bool) -> String {
+    if recent {
+        format!("{class} recent")
+    } else {
+        class.to_string()
+    }
+}
+
+/// The arrowheads and hatch patterns the diagram's `url(#…)`s name, as SVG markup: once per
+/// page or document (ids must be unique).
+pub const DEFS: &str = concat!(
+    "<defs>",
+    r#"<marker id="ah" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9" markerHeight="9" markerUnits="userSpaceOnUse" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="ah"/></marker>"#,
+    r#"<marker id="ah-write" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9" markerHeight="9" markerUnits="userSpaceOnUse" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="ah-write"/></marker>"#,
+    r#"<pattern id="hatch-pause" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="8" height="8" class="hatch-bg"/><line x1="0" y1="0" x2="0" y2="8" class="hatch-line"/></pattern>"#,
+    r#"<pattern id="hatch-overlap" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><rect width="6" height="6" class="overlap-bg"/><line x1="0" y1="0" x2="0" y2="6" class="overlap-line"/></pattern>"#,
+    "</defs>"
+);
+
+/// What a legend entry shows beside its words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Swatch {
+    Holder,
+    Belief,
+    Overlap,
+    Paused,
+    Crashed,
+    Accepted,
+    Rejected,
+    Violation,
+    Pending,
+    Held,
+}
+
+impl Swatch {
+    /// Its name as a class suffix (`sw-holder` in the app's legend).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Swatch::Holder => "holder",
+            Swatch::Belief => "belief",
+            Swatch::Overlap => "overlap",
+            Swatch::Paused => "paused",
+            Swatch::Crashed => "crashed",
+            Swatch::Accepted => "accepted",
+            Swatch::Rejected => "rejected",
+            Swatch::Violation => "violation",
+            Swatch::Pending => "pending",
+            Swatch::Held => "held",
+        }
+    }
+
+    /// The glyph drawn on it, for the marks the diagram draws with one.
+    pub fn glyph(&self) -> Option<&'static str> {
+        match self {
+            Swatch::Accepted => Some(VerdictKind::Accepted.glyph()),
+            Swatch::Rejected => Some(VerdictKind::Rejected.glyph()),
+            Swatch::Violation => Some(VIOLATION_GLYPH),
+            _ => None,
+        }
+    }
+}
+
+/// The diagram's legend: what each kind of bar, mark and message means.
+pub const LEGEND: [(Swatch, &str); 10] = [
+    (Swatch::Holder, "coordinator's view of the lease"),
+    (Swatch::Belief, "the worker's own belief"),
+    (Swatch::Overlap, "⚠ two workers believe at once"),
+    (Swatch::Paused, "❚❚ paused (stop-the-world)"),
+    (Swatch::Crashed, "✕ crashed"),
+    (Swatch::Accepted, "accepted"),
+    (Swatch::Rejected, "rejected"),
+    (
+        Swatch::Violation,
+        "violation (focus, click or hover it for why)",
+    ),
+    (Swatch::Pending, "message still in flight"),
+    (Swatch::Held, "message held by the network"),
+];
+
+/// The glyph in a violation's diamond.
+pub const VIOLATION_GLYPH: &str = "!";
+
+impl LaneKind {
+    /// Its class suffix: `lane-worker`.
+    pub fn class(&self) -> &'static str {
+        match self {
+            LaneKind::Coordinator => "coordinator",
+            LaneKind::Worker => "worker",
+            LaneKind::Resource => "resource",
+        }
+    }
+}
+
+impl Timeline {
+    /// The class of lane `i`'s group: its kind, and alternate shading.
+    pub fn lane_class(&self, i: usize) -> String {
+        let parity = if i.is_multiple_of(2) { "even" } else { "odd" };
+        format!("lane lane-{} {parity}", self.lanes[i].kind.class())
+    }
+
+    /// Lane `i`'s background, `width` wide, and its time axis up to the present.
+    pub fn lane_shapes(&self, i: usize, width: i32) -> [(&'static str, Shape); 2] {
+        let l = &self.lanes[i];
+        [
+            (
+                "lane-bg",
+                Shape::Rect {
+                    x: 0,
+                    y: l.y,
+                    w: width,
+                    h: l.h,
+                    rx: 0,
+                },
+            ),
+            (
+                "axis",
+                Shape::Line {
+                    x1: LEFT - 8,
+                    y1: l.axis,
+                    x2: self.now_x,
+                    y2: l.axis,
+                },
+            ),
+        ]
+    }
+
+    /// The step numbers on the ruler: the current step's, and others where there is room.
+    pub fn step_numbers(&self) -> Vec<(usize, Text)> {
+        let mut last_label = -1000;
+        let mut out = Vec::new();
+        for b in &self.steps {
+            let cx = (b.x0 + b.x1) / 2;
+            if b.current || (b.x1 - b.x0 >= 14 && cx - last_label >= 22) {
+                let class = if b.current {
+                    "step-no current"
+                } else {
+                    "step-no"
+                };
+                out.push((
+                    b.step,
+                    text(class, cx, 12, Anchor::Middle, b.step.to_string()),
+                ));
+                last_label = cx;
+            }
+        }
+        out
+    }
+
+    /// The "now" line, top to bottom: (x, y0, y1).
+    pub fn now_line(&self) -> (i32, i32, i32) {
+        (self.now_x, RULER_H - 12, self.height)
+    }
+}
+
+/// The ruler's title.
+pub fn ruler_title() -> Text {
+    text("ruler-title", 2, 12, Anchor::Start, "step".into())
+}
+
+impl StepBand {
+    /// Its class: the current step's, and the step `marked` as where two runs part.
+    pub fn class(&self, marked: Option<usize>) -> &'static str {
+        match (self.current, Some(self.step) == marked) {
+            (true, true) => "step current diverge",
+            (false, true) => "step diverge",
+            (true, false) => "step current",
+            (false, false) => "step",
+        }
+    }
+
+    /// Its band, from the ruler's step numbers down to the bottom of a diagram `height` tall.
+    pub fn rect(&self, height: i32) -> Shape {
+        Shape::Rect {
+            x: self.x0,
+            y: RULER_H - 22,
+            w: (self.x1 - self.x0).max(1),
+            h: height - RULER_H + 22,
+            rx: 0,
+        }
+    }
+
+    /// The words under a band marked as where two runs part.
+    pub fn diverge_text(&self, height: i32) -> Text {
+        text(
+            "diverge-label",
+            (self.x0 + self.x1) / 2,
+            height - 6,
+            Anchor::Middle,
+            "≠ first difference".into(),
+        )
+    }
+}
+
+impl TickLabel {
+    /// Its grid line: (x, y0) down to the diagram's bottom.
+    pub fn grid_top(&self) -> (i32, i32) {
+        (self.x, RULER_H - 6)
+    }
+}
+
+impl Gap {
+    pub fn title(&self) -> String {
+        format!(
+            "{} ticks with nothing happening, drawn compressed",
+            self.ticks
+        )
+    }
+
+    /// Its shading, under the ruler down to the bottom of a diagram `height` tall.
+    pub fn rect(&self, height: i32) -> Shape {
+        Shape::Rect {
+            x: self.x0,
+            y: RULER_H,
+            w: self.x1 - self.x0,
+            h: height - RULER_H,
+            rx: 0,
+        }
+    }
+
+    pub fn text(&self) -> Text {
+        text(
+            "gap-label",
+            (self.x0 + self.x1) / 2,
+            RULER_H - 10,
+            Anchor::Middle,
+            "≈".into(),
+        )
+    }
+}
+
+impl Bar {
+    /// Its class: its kind, and whether it goes on past the present.
+    pub fn class(&self) -> String {
+        format!(
+            "bar {}{}",
+            self.kind.class(),
+            if self.open { " open" } else { "" }
+        )
+    }
+
+    pub fn rect(&self) -> Shape {
+        Shape::Rect {
+            x: self.x0,
+            y: self.y,
+            w: self.x1 - self.x0,
+            h: self.h,
+            rx: 3,
+        }
+    }
+}
+
+impl OverlapMark {
+    pub fn rect(&self) -> Shape {
+        Shape::Rect {
+            x: self.x0,
+            y: self.y,
+            w: self.x1 - self.x0,
+            h: self.h,
+            rx: 2,
+        }
+    }
+}
+
+impl Arrow {
+    /// Still on its way (in flight or held): it ends in an open head, not an arrowhead.
+    pub fn pending(&self) -> bool {
+        matches!(self.state, ArrowState::InFlight | ArrowState::Held)
+    }
+
+    /// Its class: its state and the kind of message (`k-write`).
+    pub fn class(&self) -> String {
+        format!("arrow {} k-{}", self.state.class(), self.kind)
+    }
+
+    /// The id of the arrowhead (`DEFS`) it ends in, if it arrived somewhere: writes have their own.
+    pub fn marker(&self) -> Option<&'static str> {
+        match (self.state, self.kind.as_str()) {
+            (ArrowState::Delivered | ArrowState::Lost, "write") => Some("ah-write"),
+            (ArrowState::Delivered | ArrowState::Lost, _) => Some("ah"),
+            _ => None,
+        }
+    }
+
+    /// The open head of a message still on its way.
+    pub fn head(&self) -> Option<Shape> {
+        self.pending().then_some(Shape::Circle {
+            cx: self.x1,
+            cy: self.y1,
+            r: 4,
+        })
+    }
+}
+
+impl Mark {
+    /// Its group's class: `mark` and its kind (`m-grant`).
+    pub fn group_class(&self) -> String {
+        format!("mark {}", self.class)
+    }
+
+    pub fn dot(&self) -> Shape {
+        Shape::Circle {
+            cx: self.x,
+            cy: self.y,
+            r: 9,
+        }
+    }
+
+    pub fn glyph_text(&self) -> Text {
+        text(
+            "glyph",
+            self.x,
+            self.y + 4,
+            Anchor::Middle,
+            self.glyph.clone(),
+        )
+    }
+}
+
+impl Verdict {
+    pub fn class(&self) -> String {
+        format!("verdict {}", self.kind.class())
+    }
+
+    /// Its shape: a square for a rejection, a circle for the rest.
+    pub fn shape(&self) -> Shape {
+        match self.kind {
+            VerdictKind::Rejected => Shape::Rect {
+                x: self.x - 11,
+                y: self.y - 11,
+                w: 22,
+                h: 22,
+                rx: 3,
+            },
+            _ => Shape::Circle {
+                cx: self.x,
+                cy: self.y,
+                r: 11,
+            },
+        }
+    }
+
+    pub fn glyph_text(&self) -> Text {
+        text(
+            "glyph",
+            self.x,
+            self.y + 5,
+            Anchor::Middle,
+            self.kind.glyph().to_string(),
+        )
+    }
+}
+
+impl ViolationMark {
+    /// Its red diamond.
+    pub fn shape(&self) -> Shape {
+        Shape::Path {
+            d: diamond(self.x, self.y, 11),
+        }
+    }
+
+    /// The ring around it that shows focus (and, in the app, that it is new).
+    pub fn ring(&self) -> Shape {
+        Shape::Path {
+            d: diamond(self.x, self.y, 15),
+        }
+    }
+
+    pub fn glyph_text(&self) -> Text {
+        text(
+            "bang",
+            self.x,
+            self.y + 5,
+            Anchor::Middle,
+            VIOLATION_GLYPH.into(),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
