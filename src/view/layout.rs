@@ -765,31 +765,108 @@ pub fn band_widths(tl: &Timeline) -> Vec<i32> {
 pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
     let world = run.world();
     let lanes = lanes(world);
-    let lane_of = |name: &str| lanes.iter().position(|l| l.name == name);
-    let fenced = |name: &str| world.resource(name).is_some_and(|r| r.is_fenced());
     let cursor = run.cursor();
-    let event_count = run.event_count();
-    let step_start = |s: usize| {
-        if s == 0 {
-            0
-        } else {
-            run.events_end(s - 1).unwrap_or(0)
-        }
-    };
-    let last_start = step_start(cursor);
     let first = first.clamp(1, cursor.max(1));
-    // Events before the window have no spot: spots are indexed from here.
-    let base = step_start(first);
+    let steps_of = Steps { run };
     let start_tick = if first > 1 {
         run.world_at(first - 1).map_or(0, |w| w.now())
     } else {
         0
     };
 
-    // 1. Columns and slots. Events come in time order within a step and each step starts at
-    // the tick the previous one ended, so columns are created in (tick, step) order.
+    // 1. Columns and slots.
+    let (mut cols, spots) = columns(run, first, &lanes);
+    // 2. x for every tick and column, and the steps' bands.
+    let axis = axis(&mut cols, start_tick, world.now(), first, min_bands);
+    let steps = step_bands(&cols, cursor);
+    let spot_x = |sp: &Spot| -> i32 {
+        let c = &cols[sp.col];
+        match sp.at {
+            Some((l, slot)) => c.x(l, slot),
+            None => c.x0 + c.width / 2,
+        }
+    };
+    let band_end = |s: usize| {
+        if s < first {
+            return BEFORE_X;
+        }
+        steps.get(s - first).map_or(LEFT, |b: &StepBand| b.x1)
+    };
+
+    // 3. Walk the events, drawing as we go.
+    let tl = Timeline {
+        width: axis.now_x + RIGHT_PAD,
+        height: lanes.last().map_or(RULER_H, |l| l.y + l.h) + 6,
+        ticks: thin_labels(axis.labels),
+        gaps: axis.gaps,
+        now_x: axis.now_x,
+        now_tick: world.now(),
+        ..Default::default()
+    };
+    let mut p = Painter::new(tl, &lanes, world, cursor);
+    if first > 1 {
+        if let Some(w) = run.world_at(first - 1) {
+            p.reconcile(w, BEFORE_X, first - 1);
+            seed_in_flight(run, w, first, &lanes, &mut p.msgs, &mut p.highest_now);
+        }
+    }
+    let base = steps_of.start(first);
+    let last_start = steps_of.start(cursor);
+    for s in first..=cursor {
+        let step_events = run.step_events(s);
+        for (i, e) in step_events.iter().enumerate() {
+            let k = steps_of.start(s) + i;
+            let sp = &spots[k - base];
+            let at = At {
+                x: spot_x(sp),
+                lane: sp.at.map(|a| a.0),
+                recent: k >= last_start && cursor > 0,
+                step: s,
+            };
+            p.event(e, &step_events[i + 1..], at);
+        }
+        // Reconcile open bars with the world after this step.
+        let Some(w) = run.world_at(s) else { continue };
+        p.reconcile(w, band_end(s), s);
+    }
+
+    // 4. What is still going on now.
+    let mut tl = p.finish();
+    spread_pending(&mut tl.arrows);
+    tl.overlaps = overlaps(&tl, &lanes);
+    tl.steps = steps;
+    tl.lanes = lanes;
+    place_texts(&mut tl);
+    tl
+}
+
+/// Where each step's events begin in the run's event numbering.
+struct Steps<'a> {
+    run: &'a Run,
+}
+
+impl Steps<'_> {
+    fn start(&self, s: usize) -> usize {
+        if s == 0 {
+            0
+        } else {
+            self.run.events_end(s - 1).unwrap_or(0)
+        }
+    }
+}
+
+/// Phase 1: a column per (tick, step) with events, a slot per lane in it for what needs room,
+/// and each event's spot. Events come in time order within a step and each step starts at
+/// the tick the previous one ended, so columns are created in (tick, step) order.
+fn columns(run: &Run, first: usize, lanes: &[Lane]) -> (Vec<Column>, Vec<Spot>) {
+    let world = run.world();
+    let lane_of = |name: &str| lanes.iter().position(|l| l.name == name);
+    let fenced = |name: &str| world.resource(name).is_some_and(|r| r.is_fenced());
+    let steps = Steps { run };
+    // Events before the window have no spot: spots are indexed from here.
+    let base = steps.start(first);
     let mut cols: Vec<Column> = Vec::new();
-    let mut spots: Vec<Spot> = Vec::with_capacity(event_count);
+    let mut spots: Vec<Spot> = Vec::with_capacity(run.event_count());
     let mut attach: Vec<(usize, usize, String)> = Vec::new();
     let column = |cols: &mut Vec<Column>, tick: Tick, step: usize| -> usize {
         if cols.last().is_none_or(|c| (c.tick, c.step) != (tick, step)) {
@@ -801,10 +878,9 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
         }
         cols.len() - 1
     };
-    for s in first..=cursor {
-        let step_events = run.step_events(s);
-        for (i, e) in step_events.iter().enumerate() {
-            let k = step_start(s) + i - base;
+    for s in first..=run.cursor() {
+        for (i, e) in run.step_events(s).iter().enumerate() {
+            let k = steps.start(s) + i - base;
             let ci = column(&mut cols, e.tick, s);
             let col = &mut cols[ci];
             let at = match place(e, &lane_of, &fenced) {
@@ -841,9 +917,20 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
     for c in cols.iter_mut() {
         c.finish();
     }
+    (cols, spots)
+}
 
-    // 2. x for every tick and column.
-    let now = world.now();
+/// What phase 2 measures out along the x axis.
+struct Axis {
+    gaps: Vec<Gap>,
+    labels: Vec<TickLabel>,
+    /// The x of the present.
+    now_x: i32,
+}
+
+/// Phase 2: x for every tick and column, from `start_tick` to `now`; a step's band at least
+/// `min_bands[step - first]` wide; long idle stretches compressed into gaps.
+fn axis(cols: &mut [Column], start_tick: Tick, now: Tick, first: usize, min_bands: &[i32]) -> Axis {
     let mut gaps = Vec::new();
     let mut labels = Vec::new();
     let mut x = LEFT;
@@ -891,19 +978,18 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
             x += width;
         }
     }
-    let now_x = x + 8;
-    let spot_x = |sp: &Spot| -> i32 {
-        let c = &cols[sp.col];
-        match sp.at {
-            Some((l, slot)) => c.x(l, slot),
-            None => c.x0 + c.width / 2,
-        }
-    };
+    Axis {
+        gaps,
+        labels,
+        now_x: x + 8,
+    }
+}
 
-    // Step bands: each from the end of the previous step to the end of its last column.
+/// Step bands: each from the end of the previous step to the end of its last column.
+fn step_bands(cols: &[Column], cursor: usize) -> Vec<StepBand> {
     let mut steps: Vec<StepBand> = Vec::new();
     let mut prev_end = LEFT;
-    for c in &cols {
+    for c in cols {
         let end = (c.x0 + c.width).max(prev_end);
         match steps.last_mut() {
             Some(b) if b.step == c.step => b.x1 = end,
@@ -916,40 +1002,66 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
         }
         prev_end = end;
     }
-    let band_end = |s: usize| {
-        if s < first {
-            return BEFORE_X;
+    steps
+}
+
+/// Where an event is drawn: its x, its lane, whether it is of the current step, its step.
+#[derive(Clone, Copy)]
+struct At {
+    x: i32,
+    lane: Option<usize>,
+    recent: bool,
+    step: usize,
+}
+
+/// Phase 3: draws the events one by one into a timeline, keeping what is still open (bars,
+/// messages on their way) until what ends it comes.
+struct Painter<'a> {
+    tl: Timeline,
+    lanes: &'a [Lane],
+    world: &'a World,
+    cursor: usize,
+    /// lock → (lane, bar)
+    holders: VecMap<String, (usize, Open)>,
+    /// lane → bar
+    beliefs: VecMap<usize, Open>,
+    status: VecMap<usize, (BarKind, Open)>,
+    cutoff: VecMap<usize, Open>,
+    msgs: VecMap<u32, MsgStart>,
+    /// Each resource's highest token as the events tell it, for verdicts that do not carry it.
+    highest_now: VecMap<String, String>,
+}
+
+impl<'a> Painter<'a> {
+    fn new(tl: Timeline, lanes: &'a [Lane], world: &'a World, cursor: usize) -> Self {
+        Painter {
+            tl,
+            lanes,
+            world,
+            cursor,
+            holders: VecMap::default(),
+            beliefs: VecMap::default(),
+            status: VecMap::default(),
+            cutoff: VecMap::default(),
+            msgs: VecMap::default(),
+            highest_now: VecMap::default(),
         }
-        steps.get(s - first).map_or(LEFT, |b: &StepBand| b.x1)
-    };
+    }
 
-    // 3. Walk the events, drawing as we go.
-    let mut tl = Timeline {
-        width: now_x + RIGHT_PAD,
-        height: lanes.last().map_or(RULER_H, |l| l.y + l.h) + 6,
-        ticks: thin_labels(labels),
-        gaps,
-        now_x,
-        now_tick: now,
-        ..Default::default()
-    };
-    let mut holders: VecMap<String, (usize, Open)> = VecMap::default(); // lock → (lane, bar)
-    let mut beliefs: VecMap<usize, Open> = VecMap::default(); // lane → bar
-    let mut status: VecMap<usize, (BarKind, Open)> = VecMap::default();
-    let mut cutoff: VecMap<usize, Open> = VecMap::default();
-    let mut msgs: VecMap<u32, MsgStart> = VecMap::default();
-    // Each resource's highest token as the events tell it, for verdicts that do not carry it.
-    let mut highest_now: VecMap<String, String> = VecMap::default();
+    fn lane_of(&self, name: &str) -> Option<usize> {
+        self.lanes.iter().position(|l| l.name == name)
+    }
 
-    let close = |tl: &mut Timeline, lane: usize, kind: BarKind, o: Open, x1: i32, step: usize| {
-        let l = &lanes[lane];
+    /// End an open bar at `x1` in step `step` (`usize::MAX`: still going at the present).
+    fn close(&mut self, lane: usize, kind: BarKind, o: Open, x1: i32, step: usize) {
+        let l = &self.lanes[lane];
         let (y, h) = match kind {
             BarKind::Holder => (holder_y(l), BAR_H),
             BarKind::Belief => (belief_y(l), BAR_H),
             _ => (l.axis - 11, 22),
         };
-        let open = step == usize::MAX;
-        tl.bars.push(Bar {
+        let cursor = self.cursor;
+        self.tl.bars.push(Bar {
             lane,
             kind,
             lock: o.lock,
@@ -959,707 +1071,547 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
             h,
             label: o.label,
             title: o.title,
-            open,
+            open: step == usize::MAX,
             recent: cursor > 0 && (o.step == cursor || step == cursor),
             text: None,
             room: Vec::new(),
         });
-    };
-
-    // Open bars agree with a world: after each step, and at a window's left edge (where the
-    // world before the window says what was already going on). A macro, because it updates
-    // the walk's own state in place.
-    macro_rules! reconcile {
-        ($w:expr, $xe:expr, $s:expr) => {{
-            let (w, xe, s): (&World, i32, usize) = ($w, $xe, $s);
-            for (name, l) in &w.coordinator().locks {
-                let truth = l
-                    .holder
-                    .as_ref()
-                    .and_then(|h| lane_of(&h.worker).map(|lane| (lane, h.token.short())));
-                let ours = holders.get(name).map(|(lane, o)| (*lane, o.key.clone()));
-                if truth.as_ref().map(|(l, t)| (*l, t.clone())) != ours {
-                    if let Some((lane, o)) = holders.remove(name) {
-                        close(&mut tl, lane, BarKind::Holder, o, xe, s);
-                    }
-                    if let Some((lane, t)) = truth {
-                        holders.insert(
-                            name.clone(),
-                            (lane, holder_open(xe, name, &lanes[lane].name, Some(&t), s)),
-                        );
-                    }
-                }
-            }
-            for wk in w.workers() {
-                let Some(l) = lane_of(&wk.name) else { continue };
-                // One belief bar per lane: the lease granted last.
-                let truth = wk
-                    .leases
-                    .last()
-                    .filter(|_| wk.status != Status::Crashed)
-                    .map(|le| le.token.short());
-                let ours = beliefs.get(&l).map(|o| o.key.clone());
-                if truth != ours {
-                    if let Some(o) = beliefs.remove(&l) {
-                        close(&mut tl, l, BarKind::Belief, o, xe, s);
-                    }
-                    if let (Some(t), Some(le)) = (truth, wk.leases.last()) {
-                        beliefs.insert(l, belief_open(xe, &le.lock, &wk.name, Some(&t), s));
-                    }
-                }
-                let st = match wk.status {
-                    Status::Running => None,
-                    Status::Paused { .. } => Some(BarKind::Paused),
-                    Status::Crashed => Some(BarKind::Crashed),
-                };
-                if status.get(&l).map(|(k, _)| *k) != st {
-                    if let Some((kind, o)) = status.remove(&l) {
-                        close(&mut tl, l, kind, o, xe, s);
-                    }
-                    if let Some(kind) = st {
-                        status.insert(l, (kind, status_open(xe, kind, &wk.name, s)));
-                    }
-                }
-                if wk.partitioned != cutoff.contains_key(&l) {
-                    match cutoff.remove(&l) {
-                        Some(o) => close(&mut tl, l, BarKind::CutOff, o, xe, s),
-                        None => {
-                            cutoff.insert(l, status_open(xe, BarKind::CutOff, &wk.name, s));
-                        }
-                    }
-                }
-            }
-        }};
     }
-    if first > 1 {
-        if let Some(w) = run.world_at(first - 1) {
-            reconcile!(w, BEFORE_X, first - 1);
-            seed_in_flight(run, w, first, &lanes, &mut msgs, &mut highest_now);
+
+    /// Make the open bars agree with a world: after each step, and at a window's left edge
+    /// (where the world before the window says what was already going on).
+    fn reconcile(&mut self, w: &World, xe: i32, s: usize) {
+        for (name, l) in &w.coordinator().locks {
+            let truth = l
+                .holder
+                .as_ref()
+                .and_then(|h| self.lane_of(&h.worker).map(|lane| (lane, h.token.short())));
+            let ours = self
+                .holders
+                .get(name)
+                .map(|(lane, o)| (*lane, o.key.clone()));
+            if truth != ours {
+                if let Some((lane, o)) = self.holders.remove(name) {
+                    self.close(lane, BarKind::Holder, o, xe, s);
+                }
+                if let Some((lane, t)) = truth {
+                    let o = holder_open(xe, name, &self.lanes[lane].name, Some(&t), s);
+                    self.holders.insert(name.clone(), (lane, o));
+                }
+            }
+        }
+        for wk in w.workers() {
+            let Some(l) = self.lane_of(&wk.name) else {
+                continue;
+            };
+            // One belief bar per lane: the lease granted last.
+            let truth = wk
+                .leases
+                .last()
+                .filter(|_| wk.status != Status::Crashed)
+                .map(|le| le.token.short());
+            let ours = self.beliefs.get(&l).map(|o| o.key.clone());
+            if truth != ours {
+                if let Some(o) = self.beliefs.remove(&l) {
+                    self.close(l, BarKind::Belief, o, xe, s);
+                }
+                if let (Some(t), Some(le)) = (truth, wk.leases.last()) {
+                    let o = belief_open(xe, &le.lock, &wk.name, Some(&t), s);
+                    self.beliefs.insert(l, o);
+                }
+            }
+            let st = match wk.status {
+                Status::Running => None,
+                Status::Paused { .. } => Some(BarKind::Paused),
+                Status::Crashed => Some(BarKind::Crashed),
+            };
+            if self.status.get(&l).map(|(k, _)| *k) != st {
+                self.end_status(l, xe, s);
+                if let Some(kind) = st {
+                    let o = status_open(xe, kind, &wk.name, s);
+                    self.status.insert(l, (kind, o));
+                }
+            }
+            if wk.partitioned != self.cutoff.contains_key(&l) {
+                match self.cutoff.remove(&l) {
+                    Some(o) => self.close(l, BarKind::CutOff, o, xe, s),
+                    None => {
+                        let o = status_open(xe, BarKind::CutOff, &wk.name, s);
+                        self.cutoff.insert(l, o);
+                    }
+                }
+            }
         }
     }
 
-    for s in first..=cursor {
-        let step_events = run.step_events(s);
-        for (i, e) in step_events.iter().enumerate() {
-            let k = step_start(s) + i;
-            let sp = &spots[k - base];
-            let (x, lane) = (spot_x(sp), sp.at.map(|a| a.0));
-            let recent = k >= last_start && cursor > 0;
-            let actor = lane_of(&e.actor);
-            let tok = e.token.as_ref().map(|t| t.short());
-            let title = describe(e);
-            use EventKind::*;
-            match &e.kind {
-                Sent { to, kind, what } => {
-                    if let (Some(from), Some(to), Some(id)) = (actor, lane_of(to), e.message) {
-                        msgs.insert(
-                            id,
-                            MsgStart {
-                                from,
-                                to,
-                                x0: x,
-                                kind: *kind,
-                                label: arrow_label(*kind, e),
-                                what: what.clone(),
-                                title: title.clone(),
-                                step: s,
-                                holds: vec![],
-                            },
-                        );
-                    }
-                }
-                Delivered { .. } => {
-                    if let Some(m) = e.message.and_then(|id| msgs.remove(&id)) {
-                        let (y0, y1) = endpoints(&lanes, m.from, m.to);
-                        push_arrow(
-                            &mut tl,
-                            e.message.unwrap_or(0),
-                            &m,
-                            x,
-                            y0,
-                            y1,
-                            ArrowState::Delivered,
-                            recent || m.step == cursor,
-                        );
-                    }
-                }
-                LostAtCrashedNode { .. } => {
-                    if let Some(a) = tl.arrows.iter_mut().rev().find(|a| Some(a.id) == e.message) {
-                        a.state = ArrowState::Lost;
-                        a.title = format!("{} — lost: the receiver has crashed", a.title);
-                    }
-                }
-                Dropped { why } => {
-                    if let Some(m) = e.message.and_then(|id| msgs.remove(&id)) {
-                        // The ✕ is on the receiver's lane, on the side the message came
-                        // from: it was addressed there and never arrived.
-                        let (y0, _) = endpoints(&lanes, m.from, m.to);
-                        let ymid = drop_y(&lanes[m.to], lanes[m.from].axis < lanes[m.to].axis);
-                        let xd = x.max(m.x0 + 12);
-                        push_arrow(
-                            &mut tl,
-                            e.message.unwrap_or(0),
-                            &m,
-                            xd,
-                            y0,
-                            ymid,
-                            ArrowState::Dropped,
-                            recent || m.step == cursor,
-                        );
-                        if let Some(a) = tl.arrows.last_mut() {
-                            a.title = format!("{} — dropped ({why})", a.title);
-                        }
-                        tl.marks.push(Mark {
-                            x: xd,
-                            y: ymid,
-                            lane: Some(m.to),
-                            glyph: "✕".into(),
-                            label: "dropped".into(),
-                            title,
-                            class: "m-dropped",
-                            recent,
-                            text: None,
-                        });
-                    }
-                }
-                Held { .. } => {
-                    if let Some(m) = e.message.and_then(|id| msgs.get_mut(&id)) {
-                        m.holds.push(x);
-                    }
-                }
-                Duplicated { copy } => {
-                    if let Some(m) = e.message.and_then(|id| msgs.get(&id)) {
-                        let c = MsgStart {
-                            from: m.from,
-                            to: m.to,
-                            x0: m.x0,
-                            kind: m.kind,
-                            label: m.label.clone(),
-                            what: m.what.clone(),
-                            title: format!(
-                                "{} (copy #{copy}, duplicated at t={})",
-                                m.title, e.tick
-                            ),
-                            step: s,
-                            holds: vec![x],
-                        };
-                        msgs.insert(*copy, c);
-                    }
-                }
-                WriteAccepted { .. }
-                | WriteRejected { .. }
-                | WriteReplayed { .. }
-                | CheckPassed { .. } => {
-                    let Some(l) = lane else { continue };
-                    let tokstr = |t: &Option<crate::sim::token::Token>| {
-                        t.as_ref().map_or("none".to_string(), |t| t.short())
-                    };
-                    let (kind, outcome, highest) = match &e.kind {
-                        WriteAccepted {
-                            highest,
-                            no_op: true,
-                            ..
-                        } => (
-                            VerdictKind::NoOp,
-                            "accepted (no change)".to_string(),
-                            tokstr(highest),
-                        ),
-                        WriteAccepted { highest, .. } => (
-                            VerdictKind::Accepted,
-                            "accepted".to_string(),
-                            tokstr(highest),
-                        ),
-                        WriteRejected {
-                            reason, highest, ..
-                        } => (
-                            VerdictKind::Rejected,
-                            format!("rejected: {}", reason.as_str()),
-                            tokstr(highest),
-                        ),
-                        WriteReplayed { recorded, resource } => (
-                            VerdictKind::Replayed,
-                            format!("replayed ({recorded})"),
-                            highest_now
-                                .get(resource)
-                                .cloned()
-                                .unwrap_or_else(|| "none".into()),
-                        ),
-                        CheckPassed { resource } => (
-                            VerdictKind::Checked,
-                            "check passed".to_string(),
-                            highest_now
-                                .get(resource)
-                                .cloned()
-                                .unwrap_or_else(|| "none".into()),
-                        ),
-                        _ => unreachable!("matched above"),
-                    };
-                    if let WriteAccepted { resource, .. } | WriteRejected { resource, .. } = &e.kind
-                    {
-                        highest_now.insert(resource.clone(), highest.clone());
-                    }
-                    let fenced = world
-                        .resource(&lanes[l].name)
-                        .is_some_and(|r| r.is_fenced());
-                    let highest = if fenced {
-                        highest
-                    } else {
-                        "— (tokens ignored)".to_string()
-                    };
-                    tl.verdicts.push(Verdict {
-                        x,
-                        y: lanes[l].axis,
-                        resource: lanes[l].name.clone(),
-                        kind,
-                        request: e.request.clone().unwrap_or_default(),
-                        token: tok.unwrap_or_else(|| "no token".into()),
-                        outcome,
-                        highest,
-                        title,
-                        recent,
+    fn end_status(&mut self, lane: usize, x: i32, s: usize) {
+        if let Some((kind, o)) = self.status.remove(&lane) {
+            self.close(lane, kind, o, x, s);
+        }
+    }
+
+    fn end_belief(&mut self, lane: usize, x: i32, s: usize) {
+        if let Some(o) = self.beliefs.remove(&lane) {
+            self.close(lane, BarKind::Belief, o, x, s);
+        }
+    }
+
+    fn end_holder(&mut self, lock: &str, x: i32, s: usize) {
+        if let Some((l, o)) = self.holders.remove(lock) {
+            self.close(l, BarKind::Holder, o, x, s);
+        }
+    }
+
+    fn end_all_holders(&mut self, x: i32, s: usize) {
+        for (_, (l, o)) in std::mem::take(&mut self.holders) {
+            self.close(l, BarKind::Holder, o, x, s);
+        }
+    }
+
+    /// Draw one event; `later` are the events after it in its step.
+    fn event(&mut self, e: &Event, later: &[Event], at: At) {
+        use EventKind::*;
+        match &e.kind {
+            Sent { .. }
+            | Delivered { .. }
+            | LostAtCrashedNode { .. }
+            | Dropped { .. }
+            | Held { .. }
+            | Duplicated { .. } => self.message(e, at),
+            WriteAccepted { .. }
+            | WriteRejected { .. }
+            | WriteReplayed { .. }
+            | CheckPassed { .. } => self.verdict(e, at),
+            Violation {
+                kind,
+                resource,
+                detail,
+            } => {
+                if let Some(l) = at.lane {
+                    // Beside the verdict it concerns, clear of the arrow coming in.
+                    self.tl.violations.push(ViolationMark {
+                        x: at.x + 28,
+                        y: self.lanes[l].axis,
+                        resource: resource.clone(),
+                        kind: kind.as_str().to_string(),
+                        explain: kind.explain().to_string(),
+                        detail: detail.clone(),
+                        tick: e.tick,
+                        recent: at.recent,
                     });
                 }
-                Violation {
-                    kind,
-                    resource,
-                    detail,
-                } => {
-                    if let Some(l) = lane {
-                        // Beside the verdict it concerns, clear of the arrow coming in.
-                        tl.violations.push(ViolationMark {
-                            x: x + 28,
-                            y: lanes[l].axis,
-                            resource: resource.clone(),
-                            kind: kind.as_str().to_string(),
-                            explain: kind.explain().to_string(),
-                            detail: detail.clone(),
-                            tick: e.tick,
-                            recent,
-                        });
-                    }
-                }
-                LeaseGranted { lock, .. } => {
-                    // The grant message that follows names the new holder.
-                    let holder = step_events[i + 1..].iter().find_map(|n| match &n.kind {
-                        Sent {
-                            to,
-                            kind: MessageKind::Grant,
-                            ..
-                        } if n.actor == "coordinator" && n.generation == e.generation => {
-                            Some(to.clone())
-                        }
-                        _ => None,
-                    });
-                    if let Some((l, o)) = holders.remove(lock) {
-                        close(&mut tl, l, BarKind::Holder, o, x, s);
-                    }
-                    if let Some(h) = holder.as_deref().and_then(&lane_of) {
-                        holders.insert(
-                            lock.clone(),
-                            (h, holder_open(x, lock, &lanes[h].name, tok.as_deref(), s)),
-                        );
-                    }
-                    mark(
-                        &mut tl,
-                        lane,
-                        x,
-                        &lanes,
-                        "◆",
-                        format!("grant {}", tok.as_deref().unwrap_or("")),
-                        title,
-                        "m-grant",
-                        recent,
-                    );
-                }
-                LeaseExpired { lock, holder } => {
-                    if let Some((l, o)) = holders.remove(lock) {
-                        close(&mut tl, l, BarKind::Holder, o, x, s);
-                    }
-                    mark(
-                        &mut tl,
-                        lane,
-                        x,
-                        &lanes,
-                        "◷",
-                        format!("expire {holder}"),
-                        title,
-                        "m-expire",
-                        recent,
-                    );
-                }
-                LeaseReleased { lock } => {
-                    if let Some((l, o)) = holders.remove(lock) {
-                        close(&mut tl, l, BarKind::Holder, o, x, s);
-                    }
-                    mark(
-                        &mut tl,
-                        lane,
-                        x,
-                        &lanes,
-                        "⇡",
-                        String::new(),
-                        title,
-                        "m-minor",
-                        recent,
-                    );
-                }
-                CoordinatorRestarted { persisted } => {
-                    if !persisted {
-                        for (_, (l, o)) in std::mem::take(&mut holders) {
-                            close(&mut tl, l, BarKind::Holder, o, x, s);
-                        }
-                    }
-                    let label = if *persisted {
-                        "restart"
-                    } else {
-                        "restart, state lost"
-                    };
-                    mark(
-                        &mut tl,
-                        lane,
-                        x,
-                        &lanes,
-                        "↻",
-                        label.into(),
-                        title,
-                        "m-node",
-                        recent,
-                    );
-                }
-                CoordinatorRestored => {
-                    for (_, (l, o)) in std::mem::take(&mut holders) {
-                        close(&mut tl, l, BarKind::Holder, o, x, s);
-                    }
-                    mark(
-                        &mut tl,
-                        lane,
-                        x,
-                        &lanes,
-                        "↺",
-                        "restored".into(),
-                        title,
-                        "m-node",
-                        recent,
-                    );
-                }
-                CoordinatorBackedUp => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "▤",
-                    "backup".into(),
-                    title,
-                    "m-minor",
-                    recent,
-                ),
-                FailedOver { replica } => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "⇄",
-                    format!("fail-over → {}", replica + 1),
-                    title,
-                    "m-node",
-                    recent,
-                ),
-                FenceRetried { .. } => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "▣",
-                    "fence again".into(),
-                    title,
-                    "m-warn",
-                    recent,
-                ),
-                ReplyIgnored { kind, .. } => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "∅",
-                    format!("ignored {}", kind.word()),
-                    title,
-                    "m-minor",
-                    recent,
-                ),
-                FenceStarted { .. } => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "▣",
-                    "fence first".into(),
-                    title,
-                    "m-minor",
-                    recent,
-                ),
-                LeaseRenewed { .. } => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "⊕",
-                    String::new(),
-                    title,
-                    "m-minor",
-                    recent,
-                ),
-                RenewalDenied { .. } => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "⊘",
-                    String::new(),
-                    title,
-                    "m-warn",
-                    recent,
-                ),
-                WaitersNotified { .. } => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "⋯",
-                    "free: ask again".into(),
-                    title,
-                    "m-minor",
-                    recent,
-                ),
-                AcquireQueued { .. } => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "⋯",
-                    String::new(),
-                    title,
-                    "m-minor",
-                    recent,
-                ),
-                LeaseAcquired { lock, .. } => {
-                    if let Some(l) = actor {
-                        if let Some(o) = beliefs.remove(&l) {
-                            close(&mut tl, l, BarKind::Belief, o, x, s);
-                        }
-                        beliefs.insert(l, belief_open(x, lock, &e.actor, tok.as_deref(), s));
-                    }
-                }
-                LeaseBeliefExpired { .. } | RenewalFailed { .. } | Crashed => {
-                    if let Some(l) = actor {
-                        if let Some(o) = beliefs.remove(&l) {
-                            close(&mut tl, l, BarKind::Belief, o, x, s);
-                        }
-                    }
-                    match &e.kind {
-                        RenewalFailed { .. } => mark(
-                            &mut tl,
-                            lane,
-                            x,
-                            &lanes,
-                            "⊘",
-                            "renewal failed".into(),
-                            title,
-                            "m-warn",
-                            recent,
-                        ),
-                        Crashed => {
-                            if let Some(l) = actor {
-                                if let Some((kind, o)) = status.remove(&l) {
-                                    close(&mut tl, l, kind, o, x, s);
-                                }
-                                status.insert(
-                                    l,
-                                    (
-                                        BarKind::Crashed,
-                                        status_open(x, BarKind::Crashed, &e.actor, s),
-                                    ),
-                                );
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                Paused { .. } => {
-                    if let Some(l) = actor {
-                        if let Some((kind, o)) = status.remove(&l) {
-                            close(&mut tl, l, kind, o, x, s);
-                        }
-                        status.insert(
-                            l,
-                            (
-                                BarKind::Paused,
-                                status_open(x, BarKind::Paused, &e.actor, s),
-                            ),
-                        );
-                    }
-                }
-                Resumed | Restarted => {
-                    if let Some(l) = actor {
-                        if let Some((kind, o)) = status.remove(&l) {
-                            close(&mut tl, l, kind, o, x, s);
-                        }
-                    }
-                }
-                Partitioned => {
-                    if let Some(l) = actor {
-                        if !cutoff.contains_key(&l) {
-                            cutoff.insert(l, status_open(x, BarKind::CutOff, &e.actor, s));
-                        }
-                    }
-                }
-                Healed => {
-                    if let Some(l) = actor {
-                        if let Some(o) = cutoff.remove(&l) {
-                            close(&mut tl, l, BarKind::CutOff, o, x, s);
-                        }
-                    }
-                }
-                Prepared { .. } => {
-                    let label = format!(
-                        "{} · {}",
-                        e.request.as_deref().unwrap_or("write"),
-                        tok.as_deref().unwrap_or("no token")
-                    );
-                    mark(
-                        &mut tl,
-                        lane,
-                        x,
-                        &lanes,
-                        "✎",
+            }
+            _ => {
+                self.bars(e, later, at);
+                if let (Some(l), Some((glyph, label, class))) = (at.lane, mark_of(e)) {
+                    self.tl.marks.push(Mark {
+                        x: at.x,
+                        y: self.lanes[l].axis,
+                        lane: Some(l),
+                        glyph: glyph.into(),
                         label,
-                        title,
-                        "m-prepare",
-                        recent,
-                    );
+                        title: describe(e),
+                        class,
+                        recent: at.recent,
+                        text: None,
+                    });
                 }
-                ClockJumped { by, .. } => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "◔",
-                    format!("clock {by:+}"),
-                    title,
-                    "m-warn",
-                    recent,
-                ),
-                FenceRegistered { highest, resource } => {
-                    let h = highest.as_ref().map_or("none".to_string(), |t| t.short());
-                    highest_now.insert(resource.clone(), h.clone());
-                    mark(
-                        &mut tl,
-                        lane,
-                        x,
-                        &lanes,
-                        "▣",
-                        format!("fence → {h}"),
-                        title,
-                        "m-minor",
-                        recent,
-                    )
-                }
-                ResourceBackedUp { .. } => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "▤",
-                    "backup".into(),
-                    title,
-                    "m-minor",
-                    recent,
-                ),
-                ResourceRestored {
-                    highest, resource, ..
-                } => {
-                    let h = highest.as_ref().map_or("none".to_string(), |t| t.short());
-                    highest_now.insert(resource.clone(), h.clone());
-                    mark(
-                        &mut tl,
-                        lane,
-                        x,
-                        &lanes,
-                        "↺",
-                        format!("restored, hi {h}"),
-                        title,
-                        "m-node",
-                        recent,
-                    )
-                }
-                ResourceRestarted { .. } => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "↻",
-                    "restart".into(),
-                    title,
-                    "m-node",
-                    recent,
-                ),
-                _ => {}
             }
         }
-
-        // Reconcile open bars with the world after this step.
-        let Some(w) = run.world_at(s) else { continue };
-        reconcile!(w, band_end(s), s);
     }
 
-    // 4. What is still going on now.
-    for (_, (l, o)) in std::mem::take(&mut holders) {
-        close(&mut tl, l, BarKind::Holder, o, now_x, usize::MAX);
-    }
-    for (l, o) in std::mem::take(&mut beliefs) {
-        close(&mut tl, l, BarKind::Belief, o, now_x, usize::MAX);
-    }
-    for (l, (kind, o)) in std::mem::take(&mut status) {
-        close(&mut tl, l, kind, o, now_x, usize::MAX);
-    }
-    for (l, o) in std::mem::take(&mut cutoff) {
-        close(&mut tl, l, BarKind::CutOff, o, now_x, usize::MAX);
-    }
-    for env in &world.network().in_flight {
-        let Some(m) = msgs.remove(&env.id) else {
-            continue;
-        };
-        let (y0, y1) = endpoints(&lanes, m.from, m.to);
-        let held = env.is_held(now);
-        let frac = if held {
-            0.5
-        } else {
-            let total = env.due_at.saturating_sub(env.sent_at).max(1) as f64;
-            (now.saturating_sub(env.sent_at) as f64 / total).clamp(0.2, 0.8)
-        };
-        let y = y0 + ((y1 - y0) as f64 * frac) as i32;
-        let state = if held {
-            ArrowState::Held
-        } else {
-            ArrowState::InFlight
-        };
-        push_arrow(&mut tl, env.id, &m, now_x, y0, y, state, true);
-        if let Some(a) = tl.arrows.last_mut() {
-            a.title = format!(
-                "{} — {} (due t={})",
-                a.title,
-                if held { "held" } else { "in flight" },
-                env.due_at
-            );
-            a.recent = m.step == cursor;
+    /// A message's events: its start, its end (an arrow), a hold or a copy on its way.
+    fn message(&mut self, e: &Event, at: At) {
+        use EventKind::*;
+        let (x, s) = (at.x, at.step);
+        let id = e.message.unwrap_or(0);
+        match &e.kind {
+            Sent { to, kind, what } => {
+                if let (Some(from), Some(to), Some(id)) =
+                    (self.lane_of(&e.actor), self.lane_of(to), e.message)
+                {
+                    let m = MsgStart {
+                        from,
+                        to,
+                        x0: x,
+                        kind: *kind,
+                        label: arrow_label(*kind, e),
+                        what: what.clone(),
+                        title: describe(e),
+                        step: s,
+                        holds: vec![],
+                    };
+                    self.msgs.insert(id, m);
+                }
+            }
+            Delivered { .. } => {
+                if let Some(m) = e.message.and_then(|id| self.msgs.remove(&id)) {
+                    let ends = endpoints(self.lanes, m.from, m.to);
+                    let recent = at.recent || m.step == self.cursor;
+                    self.arrow(id, &m, x, ends, ArrowState::Delivered, recent);
+                }
+            }
+            LostAtCrashedNode { .. } => {
+                let arrows = self.tl.arrows.iter_mut().rev();
+                if let Some(a) = arrows.into_iter().find(|a| Some(a.id) == e.message) {
+                    a.state = ArrowState::Lost;
+                    a.title = format!("{} — lost: the receiver has crashed", a.title);
+                }
+            }
+            Dropped { why } => {
+                if let Some(m) = e.message.and_then(|id| self.msgs.remove(&id)) {
+                    // The ✕ is on the receiver's lane, on the side the message came
+                    // from: it was addressed there and never arrived.
+                    let (y0, _) = endpoints(self.lanes, m.from, m.to);
+                    let (from, to) = (&self.lanes[m.from], &self.lanes[m.to]);
+                    let ymid = drop_y(to, from.axis < to.axis);
+                    let xd = x.max(m.x0 + 12);
+                    let recent = at.recent || m.step == self.cursor;
+                    self.arrow(id, &m, xd, (y0, ymid), ArrowState::Dropped, recent);
+                    if let Some(a) = self.tl.arrows.last_mut() {
+                        a.title = format!("{} — dropped ({why})", a.title);
+                    }
+                    self.tl.marks.push(Mark {
+                        x: xd,
+                        y: ymid,
+                        lane: Some(m.to),
+                        glyph: "✕".into(),
+                        label: "dropped".into(),
+                        title: describe(e),
+                        class: "m-dropped",
+                        recent: at.recent,
+                        text: None,
+                    });
+                }
+            }
+            Held { .. } => {
+                if let Some(m) = e.message.and_then(|id| self.msgs.get_mut(&id)) {
+                    m.holds.push(x);
+                }
+            }
+            Duplicated { copy } => {
+                if let Some(m) = e.message.and_then(|id| self.msgs.get(&id)) {
+                    let c = MsgStart {
+                        from: m.from,
+                        to: m.to,
+                        x0: m.x0,
+                        kind: m.kind,
+                        label: m.label.clone(),
+                        what: m.what.clone(),
+                        title: format!("{} (copy #{copy}, duplicated at t={})", m.title, e.tick),
+                        step: s,
+                        holds: vec![x],
+                    };
+                    self.msgs.insert(*copy, c);
+                }
+            }
+            _ => {}
         }
     }
 
-    spread_pending(&mut tl.arrows);
-    tl.overlaps = overlaps(&tl, &lanes);
-    tl.steps = steps;
-    tl.lanes = lanes;
-    place_texts(&mut tl);
-    tl
+    /// A message's arrow from where it started to `x1`, `(y0, y1)`, and a mark where the
+    /// network held it on the way.
+    fn arrow(
+        &mut self,
+        id: u32,
+        m: &MsgStart,
+        x1: i32,
+        ys: (i32, i32),
+        state: ArrowState,
+        recent: bool,
+    ) {
+        let (y0, y1) = ys;
+        self.tl.arrows.push(Arrow {
+            id,
+            x0: m.x0,
+            y0,
+            x1,
+            y1,
+            state,
+            kind: arrow_class(m.kind).to_string(),
+            label: m.label.clone(),
+            title: m.title.clone(),
+            recent,
+            text: None,
+        });
+        for &hx in &m.holds {
+            let f = if x1 == m.x0 {
+                0.5
+            } else {
+                ((hx - m.x0) as f64 / (x1 - m.x0) as f64).clamp(0.0, 1.0)
+            };
+            let y = y0 + ((y1 - y0) as f64 * f) as i32;
+            self.tl.marks.push(Mark {
+                x: hx.clamp(m.x0.min(x1), m.x0.max(x1)),
+                y,
+                lane: None,
+                glyph: "‖".into(),
+                label: String::new(),
+                title: format!("held in the network: {}", m.what),
+                class: "m-held",
+                recent,
+                text: None,
+            });
+        }
+    }
+
+    /// A resource's verdict on a write (or a check).
+    fn verdict(&mut self, e: &Event, at: At) {
+        use EventKind::*;
+        let Some(l) = at.lane else { return };
+        let tokstr = |t: &Option<crate::sim::token::Token>| {
+            t.as_ref().map_or("none".to_string(), |t| t.short())
+        };
+        let known = |r: &str| {
+            self.highest_now
+                .get(r)
+                .cloned()
+                .unwrap_or_else(|| "none".into())
+        };
+        let (kind, outcome, highest) = match &e.kind {
+            WriteAccepted {
+                highest,
+                no_op: true,
+                ..
+            } => (
+                VerdictKind::NoOp,
+                "accepted (no change)".to_string(),
+                tokstr(highest),
+            ),
+            WriteAccepted { highest, .. } => (
+                VerdictKind::Accepted,
+                "accepted".to_string(),
+                tokstr(highest),
+            ),
+            WriteRejected {
+                reason, highest, ..
+            } => (
+                VerdictKind::Rejected,
+                format!("rejected: {}", reason.as_str()),
+                tokstr(highest),
+            ),
+            WriteReplayed { recorded, resource } => (
+                VerdictKind::Replayed,
+                format!("replayed ({recorded})"),
+                known(resource),
+            ),
+            CheckPassed { resource } => (
+                VerdictKind::Checked,
+                "check passed".to_string(),
+                known(resource),
+            ),
+            _ => return,
+        };
+        if let WriteAccepted { resource, .. } | WriteRejected { resource, .. } = &e.kind {
+            self.highest_now.insert(resource.clone(), highest.clone());
+        }
+        let lane = &self.lanes[l];
+        let fenced = self
+            .world
+            .resource(&lane.name)
+            .is_some_and(|r| r.is_fenced());
+        let highest = if fenced {
+            highest
+        } else {
+            "— (tokens ignored)".to_string()
+        };
+        self.tl.verdicts.push(Verdict {
+            x: at.x,
+            y: lane.axis,
+            resource: lane.name.clone(),
+            kind,
+            request: e.request.clone().unwrap_or_default(),
+            token: e
+                .token
+                .as_ref()
+                .map_or_else(|| "no token".into(), |t| t.short()),
+            outcome,
+            highest,
+            title: describe(e),
+            recent: at.recent,
+        });
+    }
+
+    /// What an event starts or ends of the bars: leases held and believed, pauses, crashes,
+    /// partitions; and the highest token a resource's fence or restore sets.
+    fn bars(&mut self, e: &Event, later: &[Event], at: At) {
+        use EventKind::*;
+        let (x, s) = (at.x, at.step);
+        let actor = self.lane_of(&e.actor);
+        let tok = e.token.as_ref().map(|t| t.short());
+        match &e.kind {
+            LeaseGranted { lock, .. } => {
+                // The grant message that follows names the new holder.
+                let holder = later.iter().find_map(|n| match &n.kind {
+                    Sent {
+                        to,
+                        kind: MessageKind::Grant,
+                        ..
+                    } if n.actor == "coordinator" && n.generation == e.generation => {
+                        Some(to.clone())
+                    }
+                    _ => None,
+                });
+                self.end_holder(lock, x, s);
+                if let Some(h) = holder.as_deref().and_then(|h| self.lane_of(h)) {
+                    let o = holder_open(x, lock, &self.lanes[h].name, tok.as_deref(), s);
+                    self.holders.insert(lock.clone(), (h, o));
+                }
+            }
+            LeaseExpired { lock, .. } | LeaseReleased { lock } => self.end_holder(lock, x, s),
+            CoordinatorRestarted { persisted: false } | CoordinatorRestored => {
+                self.end_all_holders(x, s)
+            }
+            LeaseAcquired { lock, .. } => {
+                if let Some(l) = actor {
+                    self.end_belief(l, x, s);
+                    let o = belief_open(x, lock, &e.actor, tok.as_deref(), s);
+                    self.beliefs.insert(l, o);
+                }
+            }
+            LeaseBeliefExpired { .. } | RenewalFailed { .. } => {
+                if let Some(l) = actor {
+                    self.end_belief(l, x, s);
+                }
+            }
+            Crashed | Paused { .. } => {
+                if let Some(l) = actor {
+                    if matches!(e.kind, Crashed) {
+                        self.end_belief(l, x, s);
+                    }
+                    let kind = if matches!(e.kind, Crashed) {
+                        BarKind::Crashed
+                    } else {
+                        BarKind::Paused
+                    };
+                    self.end_status(l, x, s);
+                    let o = status_open(x, kind, &e.actor, s);
+                    self.status.insert(l, (kind, o));
+                }
+            }
+            Resumed | Restarted => {
+                if let Some(l) = actor {
+                    self.end_status(l, x, s);
+                }
+            }
+            Partitioned => {
+                if let Some(l) = actor {
+                    if !self.cutoff.contains_key(&l) {
+                        let o = status_open(x, BarKind::CutOff, &e.actor, s);
+                        self.cutoff.insert(l, o);
+                    }
+                }
+            }
+            Healed => {
+                if let Some(l) = actor {
+                    if let Some(o) = self.cutoff.remove(&l) {
+                        self.close(l, BarKind::CutOff, o, x, s);
+                    }
+                }
+            }
+            FenceRegistered { highest, resource }
+            | ResourceRestored {
+                highest, resource, ..
+            } => {
+                let h = highest.as_ref().map_or("none".to_string(), |t| t.short());
+                self.highest_now.insert(resource.clone(), h);
+            }
+            _ => {}
+        }
+    }
+
+    /// Phase 4: end at the present what is still going on (bars, messages in flight).
+    fn finish(mut self) -> Timeline {
+        let (now_x, now) = (self.tl.now_x, self.tl.now_tick);
+        let open = usize::MAX;
+        self.end_all_holders(now_x, open);
+        for (l, o) in std::mem::take(&mut self.beliefs) {
+            self.close(l, BarKind::Belief, o, now_x, open);
+        }
+        for (l, (kind, o)) in std::mem::take(&mut self.status) {
+            self.close(l, kind, o, now_x, open);
+        }
+        for (l, o) in std::mem::take(&mut self.cutoff) {
+            self.close(l, BarKind::CutOff, o, now_x, open);
+        }
+        for env in &self.world.network().in_flight {
+            let Some(m) = self.msgs.remove(&env.id) else {
+                continue;
+            };
+            let (y0, y1) = endpoints(self.lanes, m.from, m.to);
+            let held = env.is_held(now);
+            let frac = if held {
+                0.5
+            } else {
+                let total = env.due_at.saturating_sub(env.sent_at).max(1) as f64;
+                (now.saturating_sub(env.sent_at) as f64 / total).clamp(0.2, 0.8)
+            };
+            let y = y0 + ((y1 - y0) as f64 * frac) as i32;
+            let state = if held {
+                ArrowState::Held
+            } else {
+                ArrowState::InFlight
+            };
+            self.arrow(env.id, &m, now_x, (y0, y), state, true);
+            if let Some(a) = self.tl.arrows.last_mut() {
+                a.title = format!(
+                    "{} — {} (due t={})",
+                    a.title,
+                    if held { "held" } else { "in flight" },
+                    env.due_at
+                );
+                a.recent = m.step == self.cursor;
+            }
+        }
+        self.tl
+    }
+}
+
+/// The mark an event puts on its lane, if any: (glyph, label, class). The label may be empty
+/// (the glyph and the tooltip say enough).
+fn mark_of(e: &Event) -> Option<(&'static str, String, &'static str)> {
+    use EventKind::*;
+    let tok = e.token.as_ref().map(|t| t.short());
+    let short =
+        |t: &Option<crate::sim::token::Token>| t.as_ref().map_or("none".to_string(), |t| t.short());
+    let none = String::new;
+    Some(match &e.kind {
+        LeaseGranted { .. } => (
+            "◆",
+            format!("grant {}", tok.as_deref().unwrap_or("")),
+            "m-grant",
+        ),
+        LeaseExpired { holder, .. } => ("◷", format!("expire {holder}"), "m-expire"),
+        LeaseReleased { .. } => ("⇡", none(), "m-minor"),
+        CoordinatorRestarted { persisted: true } => ("↻", "restart".into(), "m-node"),
+        CoordinatorRestarted { persisted: false } => ("↻", "restart, state lost".into(), "m-node"),
+        CoordinatorRestored => ("↺", "restored".into(), "m-node"),
+        CoordinatorBackedUp | ResourceBackedUp { .. } => ("▤", "backup".into(), "m-minor"),
+        FailedOver { replica } => ("⇄", format!("fail-over → {}", replica + 1), "m-node"),
+        FenceRetried { .. } => ("▣", "fence again".into(), "m-warn"),
+        ReplyIgnored { kind, .. } => ("∅", format!("ignored {}", kind.word()), "m-minor"),
+        FenceStarted { .. } => ("▣", "fence first".into(), "m-minor"),
+        LeaseRenewed { .. } => ("⊕", none(), "m-minor"),
+        RenewalDenied { .. } => ("⊘", none(), "m-warn"),
+        WaitersNotified { .. } => ("⋯", "free: ask again".into(), "m-minor"),
+        AcquireQueued { .. } => ("⋯", none(), "m-minor"),
+        RenewalFailed { .. } => ("⊘", "renewal failed".into(), "m-warn"),
+        Prepared { .. } => {
+            let label = format!(
+                "{} · {}",
+                e.request.as_deref().unwrap_or("write"),
+                tok.as_deref().unwrap_or("no token")
+            );
+            ("✎", label, "m-prepare")
+        }
+        ClockJumped { by, .. } => ("◔", format!("clock {by:+}"), "m-warn"),
+        FenceRegistered { highest, .. } => ("▣", format!("fence → {}", short(highest)), "m-minor"),
+        ResourceRestored { highest, .. } => {
+            ("↺", format!("restored, hi {}", short(highest)), "m-node")
+        }
+        ResourceRestarted { .. } => ("↻", "restart".into(), "m-node"),
+        _ => return None,
+    })
 }
 
 /// A window's messages that were sent before it and are still in flight at its start: they
@@ -1782,53 +1734,6 @@ fn drop_y(l: &Lane, from_above: bool) -> i32 {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn push_arrow(
-    tl: &mut Timeline,
-    id: u32,
-    m: &MsgStart,
-    x1: i32,
-    y0: i32,
-    y1: i32,
-    state: ArrowState,
-    recent: bool,
-) {
-    let kind = arrow_class(m.kind).to_string();
-    let label = m.label.clone();
-    tl.arrows.push(Arrow {
-        id,
-        x0: m.x0,
-        y0,
-        x1,
-        y1,
-        state,
-        kind,
-        label,
-        title: m.title.clone(),
-        recent,
-        text: None,
-    });
-    for &hx in &m.holds {
-        let f = if x1 == m.x0 {
-            0.5
-        } else {
-            ((hx - m.x0) as f64 / (x1 - m.x0) as f64).clamp(0.0, 1.0)
-        };
-        let y = y0 + ((y1 - y0) as f64 * f) as i32;
-        tl.marks.push(Mark {
-            x: hx.clamp(m.x0.min(x1), m.x0.max(x1)),
-            y,
-            lane: None,
-            glyph: "‖".into(),
-            label: String::new(),
-            title: format!("held in the network: {}", m.what),
-            class: "m-held",
-            recent,
-            text: None,
-        });
-    }
-}
-
 /// The arrow's class (and its CSS): one word per kind of message.
 fn arrow_class(kind: MessageKind) -> &'static str {
     match kind {
@@ -1898,32 +1803,6 @@ fn status_open(x: i32, kind: BarKind, worker: &str, step: usize) -> Open {
         step,
         key: String::new(),
     }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn mark(
-    tl: &mut Timeline,
-    lane: Option<usize>,
-    x: i32,
-    lanes: &[Lane],
-    glyph: &str,
-    label: String,
-    title: String,
-    class: &'static str,
-    recent: bool,
-) {
-    let Some(l) = lane else { return };
-    tl.marks.push(Mark {
-        x,
-        y: lanes[l].axis,
-        lane: Some(l),
-        glyph: glyph.into(),
-        label,
-        title,
-        class,
-        recent,
-        text: None,
-    });
 }
 
 /// An event as a tooltip: `t=12 · coordinator grants report-lock… [token 42]`.
