@@ -2078,50 +2078,169 @@ fn bar_forms(b: &Bar) -> Vec<String> {
 /// preferring places off bars and glyphs too — and an identical label where another already
 /// says the same is left out. Messages in flight may widen the drawing for their labels.
 fn place_texts(tl: &mut Timeline) {
-    let top = RULER_H + 1;
-    let bottom = tl.height - 1;
     // The ruler: a tick label under the present's label gives way to it.
     let now = TextBox::of(&now_text(tl));
     tl.ticks
         .retain(|k| !TextBox::of(&tick_text(k)).overlaps(&now));
 
-    let mut hard: Grid<TextBox> = Grid::new();
-    let mut widest = 0;
-    let mut keep = |hard: &mut Grid<TextBox>, b: TextBox| {
-        widest = widest.max(b.x1);
-        hard.insert(b.x0, b.x1, b);
-    };
-    for v in &tl.verdicts {
-        for t in v.lines() {
-            keep(&mut hard, TextBox::of(&t));
+    let mut p = Placer::new(tl);
+    for b in tl.bars.iter_mut() {
+        b.text = p.bar_text(b);
+    }
+    for o in tl.overlaps.iter_mut() {
+        o.text = p.overlap_text(o);
+    }
+    // Labels that can move: the first clear place of their candidates. Messages in flight
+    // first, labelled at their heads by "now"; then marks; then delivered messages.
+    let right = tl.now_x + RIGHT_PAD;
+    for a in tl.arrows.iter_mut().filter(|a| a.pending()) {
+        a.text = p.place(pending_places(a), i32::MAX);
+    }
+    for m in tl.marks.iter_mut().filter(|m| !m.label.is_empty()) {
+        m.text = p.place(mark_places(m), right);
+    }
+    for a in tl.arrows.iter_mut() {
+        if !a.label.is_empty() && !a.pending() {
+            a.text = p.place(arrow_places(a), right);
         }
     }
-    let mut soft: Grid<Rect> = Grid::new();
-    let mut avoid = |r: Rect| soft.insert(r.0, r.2, r);
-    for b in &tl.bars {
-        avoid(Rect(b.x0, b.y, b.x1, b.y + b.h));
+    tl.width = tl.width.max(p.widest + 6);
+    for b in tl.bars.iter_mut() {
+        b.room = p.room(b);
     }
-    for m in &tl.marks {
-        avoid(Rect::around(m.x, m.y, 10));
+}
+
+/// Where a message in flight's label may go: beside its head, then further above and below.
+fn pending_places(a: &Arrow) -> Vec<Text> {
+    let what = if a.label.is_empty() {
+        a.kind.clone()
+    } else {
+        a.label.clone()
+    };
+    let p = if a.state == ArrowState::Held {
+        "‖ held"
+    } else {
+        "in flight"
+    };
+    let body = format!("{p}: {what}");
+    [0, -13, 13, -26, 26, -39, 39]
+        .iter()
+        .map(|dy| {
+            text(
+                "pending-label",
+                a.x1 + 7,
+                a.y1 + 4 + dy,
+                Anchor::Start,
+                body.clone(),
+            )
+        })
+        .collect()
+}
+
+/// Where a mark's label may go: below, beside, above.
+fn mark_places(m: &Mark) -> Vec<Text> {
+    let (x, y) = (m.x, m.y);
+    [
+        (x, y + 22, Anchor::Middle),
+        (x + 13, y + 4, Anchor::Start),
+        (x - 13, y + 4, Anchor::End),
+        (x, y - 14, Anchor::Middle),
+        (x - 8, y + 22, Anchor::Start),
+        (x + 8, y + 22, Anchor::End),
+        (x + 12, y + 19, Anchor::Start),
+        (x - 12, y + 19, Anchor::End),
+        (x + 12, y - 10, Anchor::Start),
+        (x - 12, y - 10, Anchor::End),
+        (x, y + 34, Anchor::Middle),
+    ]
+    .iter()
+    .map(|&(x, y, a)| text("mark-label", x, y, a, m.label.clone()))
+    .collect()
+}
+
+/// Where a delivered message's label may go: along the arrow, near the sender first (a
+/// quarter of the way), either side.
+fn arrow_places(a: &Arrow) -> Vec<Text> {
+    let mut cands = Vec::new();
+    for f in [25, 35, 15, 45, 55, 65, 8, 75, 85] {
+        let px = a.x0 + (a.x1 - a.x0) * f / 100;
+        let py = a.y0 + (a.y1 - a.y0) * f / 100;
+        for (dx, anchor) in [(6, Anchor::Start), (-6, Anchor::End)] {
+            cands.push(text(
+                "arrow-label",
+                px + dx,
+                py + 4,
+                anchor,
+                a.label.clone(),
+            ));
+        }
     }
-    for v in &tl.verdicts {
-        avoid(Rect::around(v.x, v.y, 13));
-    }
-    for v in &tl.violations {
-        avoid(Rect::around(v.x, v.y, 13));
-    }
-    for a in &tl.arrows {
-        if matches!(a.state, ArrowState::InFlight | ArrowState::Held) {
+    cands
+}
+
+/// What the labels laid out so far take, and what they had better keep off.
+struct Placer {
+    /// Texts placed: nothing may print over them.
+    hard: Grid<TextBox>,
+    /// Bars and glyphs: a label may cover them, if it must.
+    soft: Grid<Rect>,
+    /// The labels that could move, placed: one saying the same words nearby is left out.
+    movable: Grid<TextBox>,
+    /// The right end of the widest text.
+    widest: i32,
+    top: i32,
+    bottom: i32,
+}
+
+impl Placer {
+    /// The verdicts' lines, fixed, and the shapes labels keep off.
+    fn new(tl: &Timeline) -> Placer {
+        let mut p = Placer {
+            hard: Grid::new(),
+            soft: Grid::new(),
+            movable: Grid::new(),
+            widest: 0,
+            top: RULER_H + 1,
+            bottom: tl.height - 1,
+        };
+        for v in &tl.verdicts {
+            for t in v.lines() {
+                p.keep(TextBox::of(&t));
+            }
+        }
+        let mut avoid = |r: Rect| p.soft.insert(r.0, r.2, r);
+        for b in &tl.bars {
+            avoid(Rect(b.x0, b.y, b.x1, b.y + b.h));
+        }
+        for m in &tl.marks {
+            avoid(Rect::around(m.x, m.y, 10));
+        }
+        for v in &tl.verdicts {
+            avoid(Rect::around(v.x, v.y, 13));
+        }
+        for v in &tl.violations {
+            avoid(Rect::around(v.x, v.y, 13));
+        }
+        for a in tl.arrows.iter().filter(|a| a.pending()) {
             avoid(Rect::around(a.x1, a.y1, 5));
         }
+        p
     }
-    let hits = |g: &Grid<TextBox>, b: &TextBox| g.any(b.x0, b.x1, |h| h.overlaps(b));
 
-    // Bars' own text: inside the bar, clear of any other text, and of the marks drawn over
-    // the bar when it can be. A bar still going is named at its right end, by the present
-    // (what the view follows: its start may be scrolled out of sight); an ended one at its
-    // start.
-    for b in tl.bars.iter_mut() {
+    fn keep(&mut self, b: TextBox) {
+        self.widest = self.widest.max(b.x1);
+        self.hard.insert(b.x0, b.x1, b);
+    }
+
+    fn hits(&self, b: &TextBox) -> bool {
+        self.hard.any(b.x0, b.x1, |h| h.overlaps(b))
+    }
+
+    /// A bar's own text: inside the bar, clear of any other text, and of the marks drawn over
+    /// the bar when it can be. A bar still going is named at its right end, by the present
+    /// (what the view follows: its start may be scrolled out of sight); an ended one at its
+    /// start.
+    fn bar_text(&mut self, b: &Bar) -> Option<Text> {
         let class = match b.kind {
             BarKind::Holder | BarKind::Belief => "bar-text",
             _ => "band-text",
@@ -2139,24 +2258,24 @@ fn place_texts(tl: &mut Timeline) {
         }
         let fits = |t: &Text| {
             let bx = TextBox::of(t);
-            bx.x0 >= b.x0 && bx.x1 <= b.x1 && !hits(&hard, &bx)
+            bx.x0 >= b.x0 && bx.x1 <= b.x1 && !self.hits(&bx)
         };
         let glyphs = |t: &Text| {
             let bx = TextBox::of(t);
-            soft.any(bx.x0, bx.x1, |r| {
+            self.soft.any(bx.x0, bx.x1, |r| {
                 r.hits(&bx) && !(r.0 == b.x0 && r.2 == b.x1 && r.1 == b.y)
             })
         };
         let pick = cands
             .iter()
             .position(|t| fits(t) && !glyphs(t))
-            .or_else(|| cands.iter().position(fits));
-        b.text = pick.map(|i| {
-            keep(&mut hard, TextBox::of(&cands[i]));
-            cands[i].clone()
-        });
+            .or_else(|| cands.iter().position(fits))?;
+        self.keep(TextBox::of(&cands[pick]));
+        Some(cands.swap_remove(pick))
     }
-    for o in tl.overlaps.iter_mut() {
+
+    /// `⚠ both believe` on an overlap, when it fits.
+    fn overlap_text(&mut self, o: &OverlapMark) -> Option<Text> {
         let t = text(
             "label",
             o.x0 + 4,
@@ -2165,126 +2284,44 @@ fn place_texts(tl: &mut Timeline) {
             "⚠ both believe".into(),
         );
         let bx = TextBox::of(&t);
-        o.text = (bx.x1 <= o.x1 && !hits(&hard, &bx)).then(|| {
-            keep(&mut hard, bx);
+        (bx.x1 <= o.x1 && !self.hits(&bx)).then(|| {
+            self.keep(bx);
             t
-        });
+        })
     }
 
-    // Labels that can move: the first clear place of their candidates.
-    let right = tl.now_x + RIGHT_PAD;
-    let mut movable: Grid<TextBox> = Grid::new();
-    let mut place = |cands: Vec<Text>, limit: i32, hard: &mut Grid<TextBox>| -> Option<Text> {
+    /// The first of `cands` that is clear of every text and inside the drawing (`limit` its
+    /// right end), preferring one off bars and glyphs too; none if the first says what is
+    /// already said there.
+    fn place(&mut self, cands: Vec<Text>, limit: i32) -> Option<Text> {
         let first = TextBox::of(cands.first()?);
-        // The same words already said in the same place: once is enough.
-        if movable.any(first.x0, first.x1, |m| {
+        if self.movable.any(first.x0, first.x1, |m| {
             m.body == first.body && m.overlaps(&first)
         }) {
             return None;
         }
         let boxes: Vec<TextBox> = cands.iter().map(TextBox::of).collect();
         let ok = |b: &TextBox| {
-            b.x0 >= 2 && b.x1 <= limit && b.y0 >= top && b.y1 <= bottom && !hits(hard, b)
+            b.x0 >= 2 && b.x1 <= limit && b.y0 >= self.top && b.y1 <= self.bottom && !self.hits(b)
         };
-        let clear = |b: &TextBox| !soft.any(b.x0, b.x1, |r| r.hits(b));
+        let clear = |b: &TextBox| !self.soft.any(b.x0, b.x1, |r| r.hits(b));
         let pick = (0..cands.len())
             .find(|&i| ok(&boxes[i]) && clear(&boxes[i]))
             .or_else(|| (0..cands.len()).find(|&i| ok(&boxes[i])))?;
         let b = boxes[pick].clone();
-        movable.insert(b.x0, b.x1, b.clone());
-        keep(hard, b);
+        self.movable.insert(b.x0, b.x1, b.clone());
+        self.keep(b);
         Some(cands[pick].clone())
-    };
+    }
 
-    // Messages in flight, labelled at their heads by "now".
-    for a in tl.arrows.iter_mut() {
-        if !matches!(a.state, ArrowState::InFlight | ArrowState::Held) {
-            continue;
-        }
-        let what = if a.label.is_empty() {
-            a.kind.clone()
-        } else {
-            a.label.clone()
-        };
-        let p = if a.state == ArrowState::Held {
-            "‖ held"
-        } else {
-            "in flight"
-        };
-        let body = format!("{p}: {what}");
-        let cands = [0, -13, 13, -26, 26, -39, 39]
-            .iter()
-            .map(|dy| {
-                text(
-                    "pending-label",
-                    a.x1 + 7,
-                    a.y1 + 4 + dy,
-                    Anchor::Start,
-                    body.clone(),
-                )
-            })
-            .collect();
-        a.text = place(cands, i32::MAX, &mut hard);
-    }
-    // Marks: below, beside, above.
-    for m in tl.marks.iter_mut() {
-        if m.label.is_empty() {
-            continue;
-        }
-        let (x, y) = (m.x, m.y);
-        let cands = [
-            (x, y + 22, Anchor::Middle),
-            (x + 13, y + 4, Anchor::Start),
-            (x - 13, y + 4, Anchor::End),
-            (x, y - 14, Anchor::Middle),
-            (x - 8, y + 22, Anchor::Start),
-            (x + 8, y + 22, Anchor::End),
-            (x + 12, y + 19, Anchor::Start),
-            (x - 12, y + 19, Anchor::End),
-            (x + 12, y - 10, Anchor::Start),
-            (x - 12, y - 10, Anchor::End),
-            (x, y + 34, Anchor::Middle),
-        ]
-        .iter()
-        .map(|&(x, y, a)| text("mark-label", x, y, a, m.label.clone()))
-        .collect();
-        m.text = place(cands, right, &mut hard);
-    }
-    // Delivered messages: along the arrow, near the sender first, either side.
-    for a in tl.arrows.iter_mut() {
-        if a.label.is_empty() || matches!(a.state, ArrowState::InFlight | ArrowState::Held) {
-            continue;
-        }
-        let mut cands = Vec::new();
-        for f in [25, 35, 15, 45, 55, 65, 8, 75, 85] {
-            let px = a.x0 + (a.x1 - a.x0) * f / 100;
-            let py = a.y0 + (a.y1 - a.y0) * f / 100;
-            cands.push(text(
-                "arrow-label",
-                px + 6,
-                py + 4,
-                Anchor::Start,
-                a.label.clone(),
-            ));
-            cands.push(text(
-                "arrow-label",
-                px - 6,
-                py + 4,
-                Anchor::End,
-                a.label.clone(),
-            ));
-        }
-        a.text = place(cands, right, &mut hard);
-    }
-    tl.width = tl.width.max(widest + 6);
-
-    // Where each bar's text could slide: its row minus every other text on it.
-    for b in tl.bars.iter_mut() {
+    /// Where a bar's text could slide: its row minus every other text on it.
+    fn room(&self, b: &Bar) -> Vec<(i32, i32)> {
+        let mut room = Vec::new();
         let Some(own) = b.text.as_ref().map(TextBox::of) else {
-            continue;
+            return room;
         };
         let mut taken: Vec<(i32, i32)> = Vec::new();
-        hard.each(b.x0, b.x1, |h| {
+        self.hard.each(b.x0, b.x1, |h| {
             if *h != own && h.y0 < own.y1 && own.y0 < h.y1 && h.x0 < b.x1 && b.x0 < h.x1 {
                 taken.push((h.x0, h.x1));
             }
@@ -2293,13 +2330,14 @@ fn place_texts(tl: &mut Timeline) {
         let mut x = b.x0;
         for (a, z) in taken {
             if a > x {
-                b.room.push((x, a));
+                room.push((x, a));
             }
             x = x.max(z);
         }
         if x < b.x1 {
-            b.room.push((x, b.x1));
+            room.push((x, b.x1));
         }
+        room
     }
 }
 
