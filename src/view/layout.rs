@@ -2723,25 +2723,24 @@ impl Bar {
     }
 
     pub fn rect(&self) -> Shape {
-        Shape::Rect {
-            x: self.x0,
-            y: self.y,
-            w: self.x1 - self.x0,
-            h: self.h,
-            rx: 3,
-        }
+        span(self.x0, self.x1, self.y, self.h, 3)
+    }
+}
+
+/// A rectangle from `x0` to `x1`, `h` tall from `y`, its corners rounded by `rx`.
+fn span(x0: i32, x1: i32, y: i32, h: i32, rx: i32) -> Shape {
+    Shape::Rect {
+        x: x0,
+        y,
+        w: x1 - x0,
+        h,
+        rx,
     }
 }
 
 impl OverlapMark {
     pub fn rect(&self) -> Shape {
-        Shape::Rect {
-            x: self.x0,
-            y: self.y,
-            w: self.x1 - self.x0,
-            h: self.h,
-            rx: 2,
-        }
+        span(self.x0, self.x1, self.y, self.h, 2)
     }
 }
 

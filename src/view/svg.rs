@@ -600,12 +600,8 @@ mod tests {
         ];
         let mut seen = Vec::new();
         for s in presets::all() {
-            let variants: Vec<Option<&crate::sim::scenario::Variant>> = if s.variants.is_empty() {
-                vec![None]
-            } else {
-                s.variants.iter().map(Some).collect()
-            };
-            for v in variants {
+            // The scenario as it is, and under each of its variants.
+            for v in std::iter::once(None).chain(s.variants.iter().map(Some)) {
                 let mut run = Run::new(&s, v);
                 run.run_script().unwrap();
                 let svg = timeline_svg(&layout::layout(&run), &s.title, "");
