@@ -453,17 +453,18 @@ fn choose(s: &Scenario, variant: Option<&str>, policy: Option<&str>) -> Result<C
                 return Ok(plain(v));
             }
             let policy = parse_policy(p, s)?;
-            if let Some(v) = s
-                .variants
-                .iter()
-                .find(|v| v.policy.unwrap_or(s.policy) == policy)
-            {
+            if let Some(v) = s.variant_for(policy) {
                 return Ok(plain(v));
             }
             let mut base = s.clone();
             base.policy = policy;
-            let unchecked = (!s.variants.is_empty())
-                .then(|| format!("no variant of “{}” runs under {}; the scenario ran as written with that policy", s.id, policy.as_str()));
+            let unchecked = (!s.variants.is_empty()).then(|| {
+                format!(
+                    "no variant of “{}” is {} alone; the scenario ran as written with that policy",
+                    s.id,
+                    policy.as_str()
+                )
+            });
             Ok(Choice {
                 scenario: base,
                 variant: None,
@@ -921,8 +922,8 @@ fn render_text(run: &mut Run, report: &Report, verdict: &Verdict) -> String {
                 r.from.clone(),
                 r.resource.clone(),
                 json_scalar(&r.token),
-                r.outcome.clone(),
-                r.reason.clone().unwrap_or_else(|| "-".into()),
+                r.outcome.to_string(),
+                r.reason.map_or("-", |x| x.as_str()).to_string(),
             ]);
         }
         o.push_str(&table(&rows));

@@ -1184,3 +1184,30 @@ fn an_endless_input_is_refused_not_read_to_exhaustion() {
         bad(&["run", "/dev/zero"], &["larger than 16 MB"]);
     }
 }
+
+/// One rule for "this policy": for every preset and policy, `--policy` runs the variant the
+/// app's picker shows for it (`Choice::parse`), or the plain policy when the picker has none.
+#[test]
+fn the_cli_and_the_app_resolve_a_policy_to_the_same_variant() {
+    use fencing_lab::sim::Policy;
+    use fencing_lab::view::state::Choice;
+    for s in fencing_lab::presets::all() {
+        for p in Policy::ALL {
+            let app = match Choice::parse(&s, p.as_str()).expect("every policy parses") {
+                Choice::Variant(v) => json!(v),
+                Choice::Policy(_) => Value::Null,
+            };
+            let r = json_of(&[
+                "run",
+                "--preset",
+                &s.id,
+                "--policy",
+                p.as_str(),
+                "--format",
+                "json",
+            ]);
+            assert_eq!(r["variant"], app, "{} under {}", s.id, p.as_str());
+            assert_eq!(r["policy"], p.as_str(), "{} under {}", s.id, p.as_str());
+        }
+    }
+}

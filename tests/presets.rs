@@ -3,7 +3,7 @@
 use fencing_lab::presets;
 use fencing_lab::sim::report::Report;
 use fencing_lab::sim::scenario::Variant;
-use fencing_lab::sim::{Action, Policy, Reason, Run, Scenario, World};
+use fencing_lab::sim::{Action, Fate, Policy, Reason, Run, Scenario, World};
 
 #[test]
 fn every_preset_meets_its_stated_outcome_under_each_variant() {
@@ -120,10 +120,10 @@ fn the_paused_writer_under_fence_on_acquire_keeps_bs_report() {
     let r = Report::of(&run);
     let fate = |id: &str| {
         let q = r.requests.iter().find(|q| q.id == id).expect(id);
-        (q.outcome.as_str(), q.reason.as_deref())
+        (q.outcome, q.reason)
     };
-    assert_eq!(fate("B-write"), ("accepted", None));
-    assert_eq!(fate("A-stale"), ("rejected", Some("stale")));
+    assert_eq!(fate("B-write"), (Fate::Accepted, None));
+    assert_eq!(fate("A-stale"), (Fate::Rejected, Some(Reason::Stale)));
     assert!(r.violations.is_empty(), "{:?}", r.violations);
 }
 
@@ -154,7 +154,7 @@ fn no_preset_writes_without_a_token_because_fence_on_acquire_grants_later() {
             let mut run = under(&s, Some(v), Policy::FenceOnAcquire);
             run.run_script().unwrap();
             for q in Report::of(&run).requests {
-                if q.reason.as_deref() == Some("missing_token") && !expected.contains(&&q.id) {
+                if q.reason == Some(Reason::MissingToken) && !expected.contains(&&q.id) {
                     failures.push(format!(
                         "{} / {} under fence-on-acquire: {} rejected for a missing token",
                         s.id, v.name, q.id
@@ -373,4 +373,21 @@ fn every_lock_is_named_for_what_it_guards() {
         log.iter().any(|l| l.contains("lease on store-lock")),
         "{log:#?}"
     );
+}
+
+/// A worker's write button debits an account (a set would leave the balance alone) and sets
+/// anything else: one rule, `World::write_to`, for the sandbox, the explorer and links.
+#[test]
+fn a_workers_default_write_debits_an_account_and_sets_a_store() {
+    use fencing_lab::sim::Op;
+    let debit = World::new(&presets::get("retry-double-debit").unwrap());
+    let w = debit.workers()[0].name.clone();
+    let home = debit.home_resource(&w).unwrap().to_string();
+    assert_eq!(debit.default_write(&w).unwrap().op, Op::Debit(10));
+    assert_eq!(debit.write_to(&w, &home).unwrap().to[..], [home]);
+
+    let store = World::new(&presets::get("paused-writer").unwrap());
+    let op = store.default_write("A").unwrap().op;
+    assert_eq!(op, Op::Set("A's write 1".into()));
+    assert!(store.write_to("nobody", "doc").is_none());
 }

@@ -3,7 +3,7 @@
 
 use fencing_lab::sim::report::Report;
 use fencing_lab::sim::scenario::{Expectation, ExpectedRequest, ExpectedVerdict};
-use fencing_lab::sim::{EventKind, Policy, Reason, Run, Scenario, ViolationKind};
+use fencing_lab::sim::{EventKind, Fate, Policy, Reason, Run, Scenario, ViolationKind};
 
 fn load(name: &str) -> Scenario {
     let path = format!("{}/tests/repro/{name}.json", env!("CARGO_MANIFEST_DIR"));
@@ -79,7 +79,7 @@ fn a_renewal_answer_counts_from_the_renewal_it_answers() {
         None,
         "A no longer holds at t=15"
     );
-    assert_eq!(request(&rep, "B-w").outcome, "accepted");
+    assert_eq!(request(&rep, "B-w").outcome, Fate::Accepted);
 }
 
 #[test]
@@ -89,7 +89,7 @@ fn a_denial_for_an_old_token_leaves_the_new_lease_alone() {
     let rep = Report::of(&r);
     let w = request(&rep, "A-w");
     assert_eq!(w.token, Some(serde_json::json!(42)));
-    assert_eq!(w.outcome, "accepted");
+    assert_eq!(w.outcome, Fate::Accepted);
 }
 
 #[test]
@@ -121,14 +121,14 @@ fn a_worker_holds_one_lease_per_lock_and_a_transaction_carries_each_token() {
     let a = r.world().worker("A").expect("A");
     assert!(a.believes("x-lock") && a.believes("y-lock"));
     let rep = Report::of(&r);
-    assert_eq!(request(&rep, "A-X").outcome, "accepted");
+    assert_eq!(request(&rep, "A-X").outcome, Fate::Accepted);
     let xy = request(&rep, "A-XY");
-    let outcomes: Vec<(&str, &str)> = xy
+    let outcomes: Vec<(&str, Fate)> = xy
         .verdicts
         .iter()
-        .map(|v| (v.resource.as_str(), v.outcome.as_str()))
+        .map(|v| (v.resource.as_str(), v.outcome))
         .collect();
-    assert_eq!(outcomes, vec![("X", "accepted"), ("Y", "accepted")]);
+    assert_eq!(outcomes, vec![("X", Fate::Accepted), ("Y", Fate::Accepted)]);
     let tokens: Vec<String> = r
         .events()
         .filter(|e| matches!(e.kind, EventKind::WriteAccepted { .. }))
@@ -155,7 +155,7 @@ fn a_restore_brings_back_no_lease_and_the_next_owner_is_minted_in_the_new_epoch(
     let rep = Report::of(&r);
     let a2 = request(&rep, "A-2");
     assert_eq!(a2.token, Some(serde_json::json!("e2:42")));
-    assert_eq!(a2.outcome, "accepted");
+    assert_eq!(a2.outcome, Fate::Accepted);
     assert!(rep.violations.is_empty(), "{:?}", rep.violations);
 }
 
@@ -207,7 +207,7 @@ fn every_delivery_of_a_duplicated_request_has_its_verdict_in_the_report() {
     let r = run("duplicate-verdict-hidden", Some(Policy::HighestSeen));
     let rep = Report::of(&r);
     let a = request(&rep, "A-first");
-    assert_eq!(a.outcome, "accepted");
+    assert_eq!(a.outcome, Fate::Accepted);
     let words: Vec<String> = a.verdicts.iter().map(|v| v.word()).collect();
     assert_eq!(words, vec!["accepted at doc", "rejected (stale) at doc"]);
     let json = serde_json::to_value(&rep).expect("report serialises");
@@ -219,16 +219,16 @@ fn every_delivery_of_a_duplicated_request_has_its_verdict_in_the_report() {
         e.requests.insert(
             "A-first".into(),
             ExpectedRequest {
-                outcome: "accepted".into(),
+                outcome: Fate::Accepted,
                 reason: None,
                 verdicts: vec![
                     ExpectedVerdict {
-                        outcome: "accepted".into(),
+                        outcome: Fate::Accepted,
                         reason: None,
                         resource: None,
                     },
                     ExpectedVerdict {
-                        outcome: "rejected".into(),
+                        outcome: Fate::Rejected,
                         reason: Some(reason),
                         resource: Some("doc".into()),
                     },

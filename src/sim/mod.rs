@@ -29,7 +29,7 @@ pub mod world;
 pub use action::{Action, MsgSel};
 pub use event::{Event, EventKind, Metrics};
 pub use invariant::{Milestone, Violation, ViolationKind};
-pub use request::{Op, Outcome, Reason};
+pub use request::{Fate, Op, Outcome, Reason};
 pub use resource::Policy;
 pub use run::Run;
 pub use scenario::Scenario;

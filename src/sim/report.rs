@@ -3,6 +3,7 @@
 
 use super::event::{EventKind, Metrics};
 use super::invariant::{Violation, ViolationKind};
+use super::request::{Fate, Reason};
 use super::run::Run;
 use super::scenario::{Expectation, ExpectedVerdict};
 use super::token::Token;
@@ -18,10 +19,9 @@ pub struct RequestReport {
     /// `null` when the request carried no token.
     pub token: Option<serde_json::Value>,
     pub op_id: String,
-    /// accepted | rejected | replayed | dropped | pending
-    pub outcome: String,
-    /// stale | missing_token | wrong_scope | business, for a rejection.
-    pub reason: Option<String>,
+    pub outcome: Fate,
+    /// Why, for a rejection.
+    pub reason: Option<Reason>,
     pub sent_at: u64,
     pub decided_at: Option<u64>,
     /// Every verdict a copy of this request received, in order. `outcome` is the first; a
@@ -33,9 +33,9 @@ pub struct RequestReport {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct VerdictReport {
     pub resource: String,
-    /// accepted | rejected | replayed
-    pub outcome: String,
-    pub reason: Option<String>,
+    /// Accepted, rejected or replayed.
+    pub outcome: Fate,
+    pub reason: Option<Reason>,
     pub at: u64,
 }
 
@@ -89,7 +89,7 @@ impl Report {
                         resource: to.clone(),
                         token: e.token.as_ref().map(token_json),
                         op_id: e.op_id.clone().unwrap_or_default(),
-                        outcome: "pending".into(),
+                        outcome: Fate::Pending,
                         reason: None,
                         sent_at: e.tick,
                         decided_at: None,
@@ -104,16 +104,20 @@ impl Report {
                         continue;
                     };
                     let (resource, outcome, reason) = match &e.kind {
-                        EventKind::WriteAccepted { resource, .. } => (resource, "accepted", None),
+                        EventKind::WriteAccepted { resource, .. } => {
+                            (resource, Fate::Accepted, None)
+                        }
                         EventKind::WriteRejected {
                             resource, reason, ..
-                        } => (resource, "rejected", Some(reason.as_str().to_string())),
-                        EventKind::WriteReplayed { resource, .. } => (resource, "replayed", None),
+                        } => (resource, Fate::Rejected, Some(*reason)),
+                        EventKind::WriteReplayed { resource, .. } => {
+                            (resource, Fate::Replayed, None)
+                        }
                         _ => unreachable!("matched above"),
                     };
                     r.verdicts.push(VerdictReport {
                         resource: resource.clone(),
-                        outcome: outcome.into(),
+                        outcome,
                         reason,
                         at: e.tick,
                     });
@@ -128,14 +132,8 @@ impl Report {
                         continue;
                     }
                     r.decided_at = Some(e.tick);
-                    match &e.kind {
-                        EventKind::WriteAccepted { .. } => r.outcome = "accepted".into(),
-                        EventKind::WriteRejected { reason, .. } => {
-                            r.outcome = "rejected".into();
-                            r.reason = Some(reason.as_str().into());
-                        }
-                        _ => r.outcome = "replayed".into(),
-                    }
+                    r.outcome = outcome;
+                    r.reason = reason;
                 }
                 _ => {}
             }
@@ -151,7 +149,7 @@ impl Report {
                 .iter()
                 .any(|x| x.checked.iter().any(|q| q.id == r.id));
             if dropped.contains(&r.id) && !in_flight && !checking {
-                r.outcome = "dropped".into();
+                r.outcome = Fate::Dropped;
             }
         }
         let resources = world
@@ -216,11 +214,12 @@ impl Report {
                             want.outcome, r.outcome
                         ));
                     }
-                    let want_reason = want.reason.map(|x| x.as_str().to_string());
-                    if want_reason.is_some() && r.reason != want_reason {
+                    if want.reason.is_some() && r.reason != want.reason {
+                        let word = |x: Option<Reason>| x.map_or("none", |x| x.as_str());
                         out.push(format!(
-                            "request {id}: expected reason {want_reason:?}, got {:?}",
-                            r.reason
+                            "request {id}: expected reason {}, got {}",
+                            word(want.reason),
+                            word(r.reason)
                         ));
                     }
                     if !want.verdicts.is_empty() {
@@ -284,17 +283,15 @@ impl VerdictReport {
     /// Matches an expectation: the same outcome, and the reason and resource where it names them.
     pub fn meets(&self, want: &ExpectedVerdict) -> bool {
         self.outcome == want.outcome
-            && want
-                .reason
-                .is_none_or(|r| self.reason.as_deref() == Some(r.as_str()))
+            && want.reason.is_none_or(|r| self.reason == Some(r))
             && want.resource.as_ref().is_none_or(|r| r == &self.resource)
     }
 
     /// `accepted`, `rejected (stale)`, with the resource: `rejected (stale) at doc`.
     pub fn word(&self) -> String {
-        let mut w = self.outcome.clone();
-        if let Some(r) = &self.reason {
-            w = format!("{w} ({r})");
+        let mut w = self.outcome.to_string();
+        if let Some(r) = self.reason {
+            w = format!("{w} ({})", r.as_str());
         }
         format!("{w} at {}", self.resource)
     }

@@ -110,16 +110,51 @@ pub enum Outcome {
     Pending,
 }
 
+/// How a request ended, as a report says it: the kind of its first verdict, or that it was
+/// dropped or is still pending. Reports, expectations and the views compare these, never words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fate {
+    Accepted,
+    Rejected,
+    Replayed,
+    Dropped,
+    Pending,
+}
+
+impl Fate {
+    /// The word the run output uses: accepted | rejected | replayed | dropped | pending.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Fate::Accepted => "accepted",
+            Fate::Rejected => "rejected",
+            Fate::Replayed => "replayed",
+            Fate::Dropped => "dropped",
+            Fate::Pending => "pending",
+        }
+    }
+}
+
+impl std::fmt::Display for Fate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl Outcome {
+    pub fn fate(&self) -> Fate {
+        match self {
+            Outcome::Accepted => Fate::Accepted,
+            Outcome::Rejected(_) => Fate::Rejected,
+            Outcome::Replayed(_) => Fate::Replayed,
+            Outcome::Dropped => Fate::Dropped,
+            Outcome::Pending => Fate::Pending,
+        }
+    }
+
     /// The word the run output uses: accepted | rejected | replayed | dropped | pending.
     pub fn word(&self) -> &'static str {
-        match self {
-            Outcome::Accepted => "accepted",
-            Outcome::Rejected(_) => "rejected",
-            Outcome::Replayed(_) => "replayed",
-            Outcome::Dropped => "dropped",
-            Outcome::Pending => "pending",
-        }
+        self.fate().as_str()
     }
 
     pub fn reason(&self) -> Option<Reason> {

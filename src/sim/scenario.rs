@@ -7,7 +7,7 @@
 use super::action::{Action, MAX_AMOUNT, MAX_RUN_TICKS, MAX_TICKS};
 use super::invariant::ViolationKind;
 use super::message::NetworkSpec;
-use super::request::Reason;
+use super::request::{Fate, Reason};
 use super::resource::{Policy, ResourceKind, ResourceOptions};
 use super::time::{Clock, Tick};
 use super::token::IssuerKind;
@@ -242,7 +242,7 @@ pub struct Expectation {
 #[serde(deny_unknown_fields)]
 pub struct ExpectedRequest {
     /// How its first delivery ended.
-    pub outcome: String,
+    pub outcome: Fate,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<Reason>,
     /// Every verdict, in order, when the story turns on a later copy (a duplicate, a retry).
@@ -254,7 +254,7 @@ pub struct ExpectedRequest {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExpectedVerdict {
-    pub outcome: String,
+    pub outcome: Fate,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<Reason>,
     /// The resource that decided (any, when absent).
@@ -265,7 +265,7 @@ pub struct ExpectedVerdict {
 impl ExpectedVerdict {
     /// The same words as `VerdictReport::word`, without the resource when none is named.
     pub fn word(&self) -> String {
-        let mut w = self.outcome.clone();
+        let mut w = self.outcome.to_string();
         if let Some(r) = self.reason {
             w = format!("{w} ({})", r.as_str());
         }
@@ -279,6 +279,18 @@ impl ExpectedVerdict {
 impl Scenario {
     pub fn variant(&self, name: &str) -> Option<&Variant> {
         self.variants.iter().find(|v| v.name == name)
+    }
+
+    /// The variant that stands for plain `policy`: one named after it, or one that runs the
+    /// story under it and changes nothing else. The one rule for "this policy" everywhere: the
+    /// app's picker offers the variant in its place and a link or `?policy=` opens it, and the
+    /// CLI's `--policy` runs it, so each checks the outcome the variant states.
+    pub fn variant_for(&self, policy: Policy) -> Option<&Variant> {
+        self.variant(policy.as_str()).or_else(|| {
+            self.variants
+                .iter()
+                .find(|v| v.policy.unwrap_or(self.policy) == policy && v.settings.is_empty())
+        })
     }
 
     /// The scenario with a variant's settings applied: what the world is built from.

@@ -1025,15 +1025,28 @@ impl World {
     /// The write a sandbox "Write" button makes: the worker's next numbered value, to the
     /// first resource of its lock. Deterministic, so a link can name it in one byte.
     pub fn default_write(&self, worker: &str) -> Option<WriteSpec> {
+        self.write_to(worker, self.home_resource(worker)?)
+    }
+
+    /// Where a worker writes unless told otherwise: the resource its lock guards, or the first.
+    pub fn home_resource(&self, worker: &str) -> Option<&str> {
         let w = self.worker(worker)?;
-        let r = self
-            .resources
-            .iter()
-            .find(|r| r.lock == w.lock)
-            .or(self.resources.first())?;
+        let r = self.resources.iter().find(|r| r.lock == w.lock);
+        r.or(self.resources.first()).map(|r| r.name.as_str())
+    }
+
+    /// The write a worker's button makes to `resource`: a debit of 10 from an account (a set
+    /// would leave its balance alone), its next numbered value anywhere else. The sandbox, the
+    /// explorer and a link's short form all take it from here.
+    pub fn write_to(&self, worker: &str, resource: &str) -> Option<WriteSpec> {
+        let seq = self.worker(worker)?.seq + 1;
+        let op = match self.resource_kind(resource)? {
+            ResourceKind::Account { .. } => super::request::Op::Debit(10),
+            _ => super::request::Op::Set(format!("{worker}'s write {seq}")),
+        };
         Some(WriteSpec {
-            to: vec![r.name.clone()],
-            op: super::request::Op::Set(format!("{worker}'s write {}", w.seq + 1)),
+            to: vec![resource.to_string()],
+            op,
             op_id: None,
             label: None,
             transaction: false,

@@ -14,12 +14,36 @@ pub struct Row {
     pub changed: bool,
 }
 
+/// What a section shows: it decides the card's colour, so rewording `subtitle` never does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SectionKind {
+    Coordinator,
+    Worker,
+    Resource,
+    Requests,
+    Metrics,
+}
+
+impl SectionKind {
+    /// The card's CSS class suffix (`card-coordinator`, ...).
+    pub fn class(self) -> &'static str {
+        match self {
+            SectionKind::Coordinator => "coordinator",
+            SectionKind::Worker => "worker",
+            SectionKind::Resource => "resource",
+            SectionKind::Requests => "requests",
+            SectionKind::Metrics => "metrics",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Section {
     /// `coordinator`, a worker's or a resource's name, `requests`, `evidence`.
     pub title: String,
-    /// What kind of node it is, in a few words.
-    pub kind: String,
+    pub kind: SectionKind,
+    /// What kind of node it is, in a few words, for people.
+    pub subtitle: String,
     pub rows: Vec<Row>,
 }
 
@@ -101,7 +125,8 @@ pub fn world_sections(w: &World, start: &World) -> Vec<Section> {
     rows.push(row("backup", backup(w, start)));
     out.push(Section {
         title: "coordinator".into(),
-        kind: "lease coordinator".into(),
+        kind: SectionKind::Coordinator,
+        subtitle: "lease coordinator".into(),
         rows,
     });
 
@@ -148,7 +173,8 @@ pub fn world_sections(w: &World, start: &World) -> Vec<Section> {
         }
         out.push(Section {
             title: wk.name.clone(),
-            kind: "worker".into(),
+            kind: SectionKind::Worker,
+            subtitle: "worker".into(),
             rows,
         });
     }
@@ -181,7 +207,8 @@ pub fn world_sections(w: &World, start: &World) -> Vec<Section> {
         }
         out.push(Section {
             title: r.name.clone(),
-            kind: format!("{} · {fence}", r.kind.name()),
+            kind: SectionKind::Resource,
+            subtitle: format!("{} · {fence}", r.kind.name()),
             rows,
         });
     }
@@ -226,9 +253,9 @@ pub fn sections(run: &Run) -> Vec<Section> {
                 Some(serde_json::Value::String(t)) => format!("token {t}"),
                 Some(v) => format!("token {}", v.as_i64().unwrap_or_default()),
             };
-            let verdict = match &r.reason {
-                Some(reason) => format!("{} ({reason})", r.outcome),
-                None => r.outcome.clone(),
+            let verdict = match r.reason {
+                Some(reason) => format!("{} ({})", r.outcome, reason.as_str()),
+                None => r.outcome.to_string(),
             };
             Row {
                 label: format!("{} → {}", r.id, r.resource),
@@ -240,7 +267,8 @@ pub fn sections(run: &Run) -> Vec<Section> {
     if !requests.is_empty() {
         now.push(Section {
             title: "requests".into(),
-            kind: "each request's verdict".into(),
+            kind: SectionKind::Requests,
+            subtitle: "each request's verdict".into(),
             rows: requests,
         });
     }
@@ -264,7 +292,8 @@ pub fn sections(run: &Run) -> Vec<Section> {
         .collect();
     now.push(Section {
         title: "evidence".into(),
-        kind: "metrics".into(),
+        kind: SectionKind::Metrics,
+        subtitle: "metrics".into(),
         rows,
     });
     now

@@ -27,12 +27,22 @@ impl Choice {
         }
     }
 
-    /// Read a `<select>` value back: a variant of `s` by name first, else a plain policy.
+    /// Read a `<select>` value, a link's or a `?policy=` back: a variant of `s` by name
+    /// first, else a policy — as the variant that stands for it (`Scenario::variant_for`,
+    /// the CLI's rule too) when there is one, so it is what the picker shows.
     pub fn parse(s: &Scenario, value: &str) -> Option<Choice> {
         if s.variant(value).is_some() {
             return Some(Choice::Variant(value.to_string()));
         }
-        Policy::parse(value).map(Choice::Policy)
+        Policy::parse(value).map(|p| Choice::for_policy(s, p))
+    }
+
+    /// Plain policy `p` of `s`, as the variant that stands for it when there is one.
+    pub fn for_policy(s: &Scenario, p: Policy) -> Choice {
+        match s.variant_for(p) {
+            Some(v) => Choice::Variant(v.name.clone()),
+            None => Choice::Policy(p),
+        }
     }
 
     /// The default for a scenario: its first variant, else its own policy.
@@ -260,14 +270,12 @@ impl AppState {
                 None => false,
             },
             Msg::Choose(c) => {
-                let valid = match &c {
-                    Choice::Variant(n) => self.current().variant(n).is_some(),
-                    Choice::Policy(_) => true,
+                self.choice = match c {
+                    Choice::Variant(n) if self.current().variant(&n).is_none() => return false,
+                    Choice::Variant(n) => Choice::Variant(n),
+                    // A policy a variant stands for is that variant, as the picker shows it.
+                    Choice::Policy(p) => Choice::for_policy(self.current(), p),
                 };
-                if !valid {
-                    return false;
-                }
-                self.choice = c;
                 self.rechoose();
                 true
             }
@@ -559,7 +567,7 @@ impl AppState {
         self.kept.remove(&self.scenario);
         self.choice = match (&link.variant, link.policy) {
             (Some(v), _) => Choice::Variant(v.clone()),
-            (None, Some(p)) => Choice::Policy(p),
+            (None, Some(p)) => Choice::for_policy(self.current(), p),
             (None, None) => Choice::default_for(self.current()),
         };
         self.run = run;

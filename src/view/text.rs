@@ -66,14 +66,9 @@ pub fn policy_options(s: &Scenario) -> PolicyOptions {
             (v.name.clone(), label)
         })
         .collect();
-    let covered = |p: Policy| {
-        s.variants
-            .iter()
-            .any(|v| v.name == p.as_str() || (v.policy == Some(p) && v.settings.is_empty()))
-    };
     let plain = Policy::ALL
         .into_iter()
-        .filter(|p| !covered(*p))
+        .filter(|p| s.variant_for(*p).is_none())
         .map(|p| {
             let label = if s.variants.is_empty() && p == s.policy {
                 format!("{} (as written)", p.as_str())

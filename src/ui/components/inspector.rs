@@ -15,8 +15,8 @@ pub fn Inspector() -> Html {
             <p class="note">{format!("True time t = {}. ", run.world().now())}<span class="changed-key">{"Highlighted"}</span>{": changed by the last step."}</p>
             <div class="cards">
                 for s in sections.iter() {
-                    <div class={classes!("card", format!("card-{}", kind_class(&s.kind)))} key={s.title.clone()}>
-                        <h3>{s.title.clone()}<small>{s.kind.clone()}</small></h3>
+                    <div class={classes!("card", format!("card-{}", s.kind.class()))} key={s.title.clone()}>
+                        <h3>{s.title.clone()}<small>{s.subtitle.clone()}</small></h3>
                         <dl>
                             for r in &s.rows {
                                 <div class={classes!("kv", r.changed.then_some("changed"))} key={r.label.clone()}>
@@ -29,19 +29,5 @@ pub fn Inspector() -> Html {
                 }
             </div>
         </section>
-    }
-}
-
-fn kind_class(kind: &str) -> &'static str {
-    if kind.starts_with("lease coordinator") {
-        "coordinator"
-    } else if kind == "worker" {
-        "worker"
-    } else if kind == "metrics" {
-        "metrics"
-    } else if kind.starts_with("each request") {
-        "requests"
-    } else {
-        "resource"
     }
 }

@@ -2,44 +2,27 @@
 //! Each button is one model action, disabled when the world refuses it now.
 
 use super::act_button;
-use crate::sim::request::Op;
-use crate::sim::resource::ResourceKind;
-use crate::sim::worker::WriteSpec;
 use crate::sim::{Action, World};
 use crate::ui::state::use_app;
 use crate::view::text;
 use yew::prelude::*;
 
-/// The write the sandbox's "Write" button sends from `worker` to `resource`.
-fn write_for(w: &World, worker: &str, resource: &str) -> Action {
-    Action::Write {
+/// The write the sandbox's "Write" button sends from `worker` to `resource`: the model's
+/// rule (`World::write_to`), which the buttons only offer.
+fn write_for(w: &World, worker: &str, resource: &str) -> Option<Action> {
+    Some(Action::Write {
         worker: worker.to_string(),
-        write: spec_for(w, worker, resource),
-    }
+        write: w.write_to(worker, resource)?,
+    })
 }
 
 /// What "Prepare" builds without sending: the same write, its token captured now — the
 /// paused writer's request, sent later by "Send prepared".
-fn prepare_for(w: &World, worker: &str, resource: &str) -> Action {
-    Action::Prepare {
+fn prepare_for(w: &World, worker: &str, resource: &str) -> Option<Action> {
+    Some(Action::Prepare {
         worker: worker.to_string(),
-        write: spec_for(w, worker, resource),
-    }
-}
-
-fn spec_for(w: &World, worker: &str, resource: &str) -> WriteSpec {
-    let seq = w.worker(worker).map_or(0, |w| w.seq) + 1;
-    let op = match w.resource_kind(resource) {
-        Some(ResourceKind::Account { .. }) => Op::Debit(10),
-        _ => Op::Set(format!("{worker}'s write {seq}")),
-    };
-    WriteSpec {
-        to: vec![resource.to_string()],
-        op,
-        op_id: None,
-        label: None,
-        transaction: false,
-    }
+        write: w.write_to(worker, resource)?,
+    })
 }
 
 /// What the worker would put on a write now, in its legend: the token, or why there is none.
@@ -65,14 +48,14 @@ pub fn Sandbox() -> Html {
         let n = wk.name.clone();
         let worker = || n.clone();
         let b = |act: Action, text: &str, verb: &str| (act, text.to_string(), format!("{verb} {n}"));
-        let target = w.resources().iter().find(|r| r.lock == wk.lock).or(w.resources().first()).map(|r| r.name.clone());
+        let target = w.home_resource(&n);
         let mut main = vec![b(Action::Acquire { worker: worker(), lock: None }, "Acquire", "Acquire")];
-        if let Some(t) = &target {
-            main.push(b(write_for(w, &n, t), "Write", "Write"));
-            main.push((prepare_for(w, &n, t), "Prepare".into(), format!("Prepare {n}: build a write to {t} with the token held now, not sent yet")));
+        if let Some(t) = target {
+            main.extend(write_for(w, &n, t).map(|act| b(act, "Write", "Write")));
+            main.extend(prepare_for(w, &n, t).map(|act| (act, "Prepare".into(), format!("Prepare {n}: build a write to {t} with the token held now, not sent yet"))));
         }
-        for r in w.resources().iter().map(|r| &r.name).filter(|r| Some(*r) != target.as_ref()) {
-            main.push((write_for(w, &n, r), format!("Write → {r}"), format!("Write {n} to {r}")));
+        for r in w.resources().iter().map(|r| r.name.as_str()).filter(|r| Some(*r) != target) {
+            main.extend(write_for(w, &n, r).map(|act| (act, format!("Write → {r}"), format!("Write {n} to {r}"))));
         }
         main.push(b(Action::Renew { worker: worker() }, "Renew", "Renew"));
         main.push(b(Action::Release { worker: worker() }, "Release", "Release"));
