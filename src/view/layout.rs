@@ -765,31 +765,108 @@ pub fn band_widths(tl: &Timeline) -> Vec<i32> {
 pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
     let world = run.world();
     let lanes = lanes(world);
-    let lane_of = |name: &str| lanes.iter().position(|l| l.name == name);
-    let fenced = |name: &str| world.resource(name).is_some_and(|r| r.is_fenced());
     let cursor = run.cursor();
-    let event_count = run.event_count();
-    let step_start = |s: usize| {
-        if s == 0 {
-            0
-        } else {
-            run.events_end(s - 1).unwrap_or(0)
-        }
-    };
-    let last_start = step_start(cursor);
     let first = first.clamp(1, cursor.max(1));
-    // Events before the window have no spot: spots are indexed from here.
-    let base = step_start(first);
+    let steps_of = Steps { run };
     let start_tick = if first > 1 {
         run.world_at(first - 1).map_or(0, |w| w.now())
     } else {
         0
     };
 
-    // 1. Columns and slots. Events come in time order within a step and each step starts at
-    // the tick the previous one ended, so columns are created in (tick, step) order.
+    // 1. Columns and slots.
+    let (mut cols, spots) = columns(run, first, &lanes);
+    // 2. x for every tick and column, and the steps' bands.
+    let axis = axis(&mut cols, start_tick, world.now(), first, min_bands);
+    let steps = step_bands(&cols, cursor);
+    let spot_x = |sp: &Spot| -> i32 {
+        let c = &cols[sp.col];
+        match sp.at {
+            Some((l, slot)) => c.x(l, slot),
+            None => c.x0 + c.width / 2,
+        }
+    };
+    let band_end = |s: usize| {
+        if s < first {
+            return BEFORE_X;
+        }
+        steps.get(s - first).map_or(LEFT, |b: &StepBand| b.x1)
+    };
+
+    // 3. Walk the events, drawing as we go.
+    let tl = Timeline {
+        width: axis.now_x + RIGHT_PAD,
+        height: lanes.last().map_or(RULER_H, |l| l.y + l.h) + 6,
+        ticks: thin_labels(axis.labels),
+        gaps: axis.gaps,
+        now_x: axis.now_x,
+        now_tick: world.now(),
+        ..Default::default()
+    };
+    let mut p = Painter::new(tl, &lanes, world, cursor);
+    if first > 1 {
+        if let Some(w) = run.world_at(first - 1) {
+            p.reconcile(w, BEFORE_X, first - 1);
+            seed_in_flight(run, w, first, &lanes, &mut p.msgs, &mut p.highest_now);
+        }
+    }
+    let base = steps_of.start(first);
+    let last_start = steps_of.start(cursor);
+    for s in first..=cursor {
+        let step_events = run.step_events(s);
+        for (i, e) in step_events.iter().enumerate() {
+            let k = steps_of.start(s) + i;
+            let sp = &spots[k - base];
+            let at = At {
+                x: spot_x(sp),
+                lane: sp.at.map(|a| a.0),
+                recent: k >= last_start && cursor > 0,
+                step: s,
+            };
+            p.event(e, &step_events[i + 1..], at);
+        }
+        // Reconcile open bars with the world after this step.
+        let Some(w) = run.world_at(s) else { continue };
+        p.reconcile(w, band_end(s), s);
+    }
+
+    // 4. What is still going on now.
+    let mut tl = p.finish();
+    spread_pending(&mut tl.arrows);
+    tl.overlaps = overlaps(&tl, &lanes);
+    tl.steps = steps;
+    tl.lanes = lanes;
+    place_texts(&mut tl);
+    tl
+}
+
+/// Where each step's events begin in the run's event numbering.
+struct Steps<'a> {
+    run: &'a Run,
+}
+
+impl Steps<'_> {
+    fn start(&self, s: usize) -> usize {
+        if s == 0 {
+            0
+        } else {
+            self.run.events_end(s - 1).unwrap_or(0)
+        }
+    }
+}
+
+/// Phase 1: a column per (tick, step) with events, a slot per lane in it for what needs room,
+/// and each event's spot. Events come in time order within a step and each step starts at
+/// the tick the previous one ended, so columns are created in (tick, step) order.
+fn columns(run: &Run, first: usize, lanes: &[Lane]) -> (Vec<Column>, Vec<Spot>) {
+    let world = run.world();
+    let lane_of = |name: &str| lanes.iter().position(|l| l.name == name);
+    let fenced = |name: &str| world.resource(name).is_some_and(|r| r.is_fenced());
+    let steps = Steps { run };
+    // Events before the window have no spot: spots are indexed from here.
+    let base = steps.start(first);
     let mut cols: Vec<Column> = Vec::new();
-    let mut spots: Vec<Spot> = Vec::with_capacity(event_count);
+    let mut spots: Vec<Spot> = Vec::with_capacity(run.event_count());
     let mut attach: Vec<(usize, usize, String)> = Vec::new();
     let column = |cols: &mut Vec<Column>, tick: Tick, step: usize| -> usize {
         if cols.last().is_none_or(|c| (c.tick, c.step) != (tick, step)) {
@@ -801,10 +878,9 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
         }
         cols.len() - 1
     };
-    for s in first..=cursor {
-        let step_events = run.step_events(s);
-        for (i, e) in step_events.iter().enumerate() {
-            let k = step_start(s) + i - base;
+    for s in first..=run.cursor() {
+        for (i, e) in run.step_events(s).iter().enumerate() {
+            let k = steps.start(s) + i - base;
             let ci = column(&mut cols, e.tick, s);
             let col = &mut cols[ci];
             let at = match place(e, &lane_of, &fenced) {
@@ -841,9 +917,20 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
     for c in cols.iter_mut() {
         c.finish();
     }
+    (cols, spots)
+}
 
-    // 2. x for every tick and column.
-    let now = world.now();
+/// What phase 2 measures out along the x axis.
+struct Axis {
+    gaps: Vec<Gap>,
+    labels: Vec<TickLabel>,
+    /// The x of the present.
+    now_x: i32,
+}
+
+/// Phase 2: x for every tick and column, from `start_tick` to `now`; a step's band at least
+/// `min_bands[step - first]` wide; long idle stretches compressed into gaps.
+fn axis(cols: &mut [Column], start_tick: Tick, now: Tick, first: usize, min_bands: &[i32]) -> Axis {
     let mut gaps = Vec::new();
     let mut labels = Vec::new();
     let mut x = LEFT;
@@ -891,19 +978,18 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
             x += width;
         }
     }
-    let now_x = x + 8;
-    let spot_x = |sp: &Spot| -> i32 {
-        let c = &cols[sp.col];
-        match sp.at {
-            Some((l, slot)) => c.x(l, slot),
-            None => c.x0 + c.width / 2,
-        }
-    };
+    Axis {
+        gaps,
+        labels,
+        now_x: x + 8,
+    }
+}
 
-    // Step bands: each from the end of the previous step to the end of its last column.
+/// Step bands: each from the end of the previous step to the end of its last column.
+fn step_bands(cols: &[Column], cursor: usize) -> Vec<StepBand> {
     let mut steps: Vec<StepBand> = Vec::new();
     let mut prev_end = LEFT;
-    for c in &cols {
+    for c in cols {
         let end = (c.x0 + c.width).max(prev_end);
         match steps.last_mut() {
             Some(b) if b.step == c.step => b.x1 = end,
@@ -916,40 +1002,66 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
         }
         prev_end = end;
     }
-    let band_end = |s: usize| {
-        if s < first {
-            return BEFORE_X;
+    steps
+}
+
+/// Where an event is drawn: its x, its lane, whether it is of the current step, its step.
+#[derive(Clone, Copy)]
+struct At {
+    x: i32,
+    lane: Option<usize>,
+    recent: bool,
+    step: usize,
+}
+
+/// Phase 3: draws the events one by one into a timeline, keeping what is still open (bars,
+/// messages on their way) until what ends it comes.
+struct Painter<'a> {
+    tl: Timeline,
+    lanes: &'a [Lane],
+    world: &'a World,
+    cursor: usize,
+    /// lock → (lane, bar)
+    holders: VecMap<String, (usize, Open)>,
+    /// lane → bar
+    beliefs: VecMap<usize, Open>,
+    status: VecMap<usize, (BarKind, Open)>,
+    cutoff: VecMap<usize, Open>,
+    msgs: VecMap<u32, MsgStart>,
+    /// Each resource's highest token as the events tell it, for verdicts that do not carry it.
+    highest_now: VecMap<String, String>,
+}
+
+impl<'a> Painter<'a> {
+    fn new(tl: Timeline, lanes: &'a [Lane], world: &'a World, cursor: usize) -> Self {
+        Painter {
+            tl,
+            lanes,
+            world,
+            cursor,
+            holders: VecMap::default(),
+            beliefs: VecMap::default(),
+            status: VecMap::default(),
+            cutoff: VecMap::default(),
+            msgs: VecMap::default(),
+            highest_now: VecMap::default(),
         }
-        steps.get(s - first).map_or(LEFT, |b: &StepBand| b.x1)
-    };
+    }
 
-    // 3. Walk the events, drawing as we go.
-    let mut tl = Timeline {
-        width: now_x + RIGHT_PAD,
-        height: lanes.last().map_or(RULER_H, |l| l.y + l.h) + 6,
-        ticks: thin_labels(labels),
-        gaps,
-        now_x,
-        now_tick: now,
-        ..Default::default()
-    };
-    let mut holders: VecMap<String, (usize, Open)> = VecMap::default(); // lock → (lane, bar)
-    let mut beliefs: VecMap<usize, Open> = VecMap::default(); // lane → bar
-    let mut status: VecMap<usize, (BarKind, Open)> = VecMap::default();
-    let mut cutoff: VecMap<usize, Open> = VecMap::default();
-    let mut msgs: VecMap<u32, MsgStart> = VecMap::default();
-    // Each resource's highest token as the events tell it, for verdicts that do not carry it.
-    let mut highest_now: VecMap<String, String> = VecMap::default();
+    fn lane_of(&self, name: &str) -> Option<usize> {
+        self.lanes.iter().position(|l| l.name == name)
+    }
 
-    let close = |tl: &mut Timeline, lane: usize, kind: BarKind, o: Open, x1: i32, step: usize| {
-        let l = &lanes[lane];
+    /// End an open bar at `x1` in step `step` (`usize::MAX`: still going at the present).
+    fn close(&mut self, lane: usize, kind: BarKind, o: Open, x1: i32, step: usize) {
+        let l = &self.lanes[lane];
         let (y, h) = match kind {
             BarKind::Holder => (holder_y(l), BAR_H),
             BarKind::Belief => (belief_y(l), BAR_H),
             _ => (l.axis - 11, 22),
         };
-        let open = step == usize::MAX;
-        tl.bars.push(Bar {
+        let cursor = self.cursor;
+        self.tl.bars.push(Bar {
             lane,
             kind,
             lock: o.lock,
@@ -959,707 +1071,547 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
             h,
             label: o.label,
             title: o.title,
-            open,
+            open: step == usize::MAX,
             recent: cursor > 0 && (o.step == cursor || step == cursor),
             text: None,
             room: Vec::new(),
         });
-    };
-
-    // Open bars agree with a world: after each step, and at a window's left edge (where the
-    // world before the window says what was already going on). A macro, because it updates
-    // the walk's own state in place.
-    macro_rules! reconcile {
-        ($w:expr, $xe:expr, $s:expr) => {{
-            let (w, xe, s): (&World, i32, usize) = ($w, $xe, $s);
-            for (name, l) in &w.coordinator().locks {
-                let truth = l
-                    .holder
-                    .as_ref()
-                    .and_then(|h| lane_of(&h.worker).map(|lane| (lane, h.token.short())));
-                let ours = holders.get(name).map(|(lane, o)| (*lane, o.key.clone()));
-                if truth.as_ref().map(|(l, t)| (*l, t.clone())) != ours {
-                    if let Some((lane, o)) = holders.remove(name) {
-                        close(&mut tl, lane, BarKind::Holder, o, xe, s);
-                    }
-                    if let Some((lane, t)) = truth {
-                        holders.insert(
-                            name.clone(),
-                            (lane, holder_open(xe, name, &lanes[lane].name, Some(&t), s)),
-                        );
-                    }
-                }
-            }
-            for wk in w.workers() {
-                let Some(l) = lane_of(&wk.name) else { continue };
-                // One belief bar per lane: the lease granted last.
-                let truth = wk
-                    .leases
-                    .last()
-                    .filter(|_| wk.status != Status::Crashed)
-                    .map(|le| le.token.short());
-                let ours = beliefs.get(&l).map(|o| o.key.clone());
-                if truth != ours {
-                    if let Some(o) = beliefs.remove(&l) {
-                        close(&mut tl, l, BarKind::Belief, o, xe, s);
-                    }
-                    if let (Some(t), Some(le)) = (truth, wk.leases.last()) {
-                        beliefs.insert(l, belief_open(xe, &le.lock, &wk.name, Some(&t), s));
-                    }
-                }
-                let st = match wk.status {
-                    Status::Running => None,
-                    Status::Paused { .. } => Some(BarKind::Paused),
-                    Status::Crashed => Some(BarKind::Crashed),
-                };
-                if status.get(&l).map(|(k, _)| *k) != st {
-                    if let Some((kind, o)) = status.remove(&l) {
-                        close(&mut tl, l, kind, o, xe, s);
-                    }
-                    if let Some(kind) = st {
-                        status.insert(l, (kind, status_open(xe, kind, &wk.name, s)));
-                    }
-                }
-                if wk.partitioned != cutoff.contains_key(&l) {
-                    match cutoff.remove(&l) {
-                        Some(o) => close(&mut tl, l, BarKind::CutOff, o, xe, s),
-                        None => {
-                            cutoff.insert(l, status_open(xe, BarKind::CutOff, &wk.name, s));
-                        }
-                    }
-                }
-            }
-        }};
     }
-    if first > 1 {
-        if let Some(w) = run.world_at(first - 1) {
-            reconcile!(w, BEFORE_X, first - 1);
-            seed_in_flight(run, w, first, &lanes, &mut msgs, &mut highest_now);
+
+    /// Make the open bars agree with a world: after each step, and at a window's left edge
+    /// (where the world before the window says what was already going on).
+    fn reconcile(&mut self, w: &World, xe: i32, s: usize) {
+        for (name, l) in &w.coordinator().locks {
+            let truth = l
+                .holder
+                .as_ref()
+                .and_then(|h| self.lane_of(&h.worker).map(|lane| (lane, h.token.short())));
+            let ours = self
+                .holders
+                .get(name)
+                .map(|(lane, o)| (*lane, o.key.clone()));
+            if truth != ours {
+                if let Some((lane, o)) = self.holders.remove(name) {
+                    self.close(lane, BarKind::Holder, o, xe, s);
+                }
+                if let Some((lane, t)) = truth {
+                    let o = holder_open(xe, name, &self.lanes[lane].name, Some(&t), s);
+                    self.holders.insert(name.clone(), (lane, o));
+                }
+            }
+        }
+        for wk in w.workers() {
+            let Some(l) = self.lane_of(&wk.name) else {
+                continue;
+            };
+            // One belief bar per lane: the lease granted last.
+            let truth = wk
+                .leases
+                .last()
+                .filter(|_| wk.status != Status::Crashed)
+                .map(|le| le.token.short());
+            let ours = self.beliefs.get(&l).map(|o| o.key.clone());
+            if truth != ours {
+                if let Some(o) = self.beliefs.remove(&l) {
+                    self.close(l, BarKind::Belief, o, xe, s);
+                }
+                if let (Some(t), Some(le)) = (truth, wk.leases.last()) {
+                    let o = belief_open(xe, &le.lock, &wk.name, Some(&t), s);
+                    self.beliefs.insert(l, o);
+                }
+            }
+            let st = match wk.status {
+                Status::Running => None,
+                Status::Paused { .. } => Some(BarKind::Paused),
+                Status::Crashed => Some(BarKind::Crashed),
+            };
+            if self.status.get(&l).map(|(k, _)| *k) != st {
+                self.end_status(l, xe, s);
+                if let Some(kind) = st {
+                    let o = status_open(xe, kind, &wk.name, s);
+                    self.status.insert(l, (kind, o));
+                }
+            }
+            if wk.partitioned != self.cutoff.contains_key(&l) {
+                match self.cutoff.remove(&l) {
+                    Some(o) => self.close(l, BarKind::CutOff, o, xe, s),
+                    None => {
+                        let o = status_open(xe, BarKind::CutOff, &wk.name, s);
+                        self.cutoff.insert(l, o);
+                    }
+                }
+            }
         }
     }
 
-    for s in first..=cursor {
-        let step_events = run.step_events(s);
-        for (i, e) in step_events.iter().enumerate() {
-            let k = step_start(s) + i;
-            let sp = &spots[k - base];
-            let (x, lane) = (spot_x(sp), sp.at.map(|a| a.0));
-            let recent = k >= last_start && cursor > 0;
-            let actor = lane_of(&e.actor);
-            let tok = e.token.as_ref().map(|t| t.short());
-            let title = describe(e);
-            use EventKind::*;
-            match &e.kind {
-                Sent { to, kind, what } => {
-                    if let (Some(from), Some(to), Some(id)) = (actor, lane_of(to), e.message) {
-                        msgs.insert(
-                            id,
-                            MsgStart {
-                                from,
-                                to,
-                                x0: x,
-                                kind: *kind,
-                                label: arrow_label(*kind, e),
-                                what: what.clone(),
-                                title: title.clone(),
-                                step: s,
-                                holds: vec![],
-                            },
-                        );
-                    }
-                }
-                Delivered { .. } => {
-                    if let Some(m) = e.message.and_then(|id| msgs.remove(&id)) {
-                        let (y0, y1) = endpoints(&lanes, m.from, m.to);
-                        push_arrow(
-                            &mut tl,
-                            e.message.unwrap_or(0),
-                            &m,
-                            x,
-                            y0,
-                            y1,
-                            ArrowState::Delivered,
-                            recent || m.step == cursor,
-                        );
-                    }
-                }
-                LostAtCrashedNode { .. } => {
-                    if let Some(a) = tl.arrows.iter_mut().rev().find(|a| Some(a.id) == e.message) {
-                        a.state = ArrowState::Lost;
-                        a.title = format!("{} — lost: the receiver has crashed", a.title);
-                    }
-                }
-                Dropped { why } => {
-                    if let Some(m) = e.message.and_then(|id| msgs.remove(&id)) {
-                        // The ✕ is on the receiver's lane, on the side the message came
-                        // from: it was addressed there and never arrived.
-                        let (y0, _) = endpoints(&lanes, m.from, m.to);
-                        let ymid = drop_y(&lanes[m.to], lanes[m.from].axis < lanes[m.to].axis);
-                        let xd = x.max(m.x0 + 12);
-                        push_arrow(
-                            &mut tl,
-                            e.message.unwrap_or(0),
-                            &m,
-                            xd,
-                            y0,
-                            ymid,
-                            ArrowState::Dropped,
-                            recent || m.step == cursor,
-                        );
-                        if let Some(a) = tl.arrows.last_mut() {
-                            a.title = format!("{} — dropped ({why})", a.title);
-                        }
-                        tl.marks.push(Mark {
-                            x: xd,
-                            y: ymid,
-                            lane: Some(m.to),
-                            glyph: "✕".into(),
-                            label: "dropped".into(),
-                            title,
-                            class: "m-dropped",
-                            recent,
-                            text: None,
-                        });
-                    }
-                }
-                Held { .. } => {
-                    if let Some(m) = e.message.and_then(|id| msgs.get_mut(&id)) {
-                        m.holds.push(x);
-                    }
-                }
-                Duplicated { copy } => {
-                    if let Some(m) = e.message.and_then(|id| msgs.get(&id)) {
-                        let c = MsgStart {
-                            from: m.from,
-                            to: m.to,
-                            x0: m.x0,
-                            kind: m.kind,
-                            label: m.label.clone(),
-                            what: m.what.clone(),
-                            title: format!(
-                                "{} (copy #{copy}, duplicated at t={})",
-                                m.title, e.tick
-                            ),
-                            step: s,
-                            holds: vec![x],
-                        };
-                        msgs.insert(*copy, c);
-                    }
-                }
-                WriteAccepted { .. }
-                | WriteRejected { .. }
-                | WriteReplayed { .. }
-                | CheckPassed { .. } => {
-                    let Some(l) = lane else { continue };
-                    let tokstr = |t: &Option<crate::sim::token::Token>| {
-                        t.as_ref().map_or("none".to_string(), |t| t.short())
-                    };
-                    let (kind, outcome, highest) = match &e.kind {
-                        WriteAccepted {
-                            highest,
-                            no_op: true,
-                            ..
-                        } => (
-                            VerdictKind::NoOp,
-                            "accepted (no change)".to_string(),
-                            tokstr(highest),
-                        ),
-                        WriteAccepted { highest, .. } => (
-                            VerdictKind::Accepted,
-                            "accepted".to_string(),
-                            tokstr(highest),
-                        ),
-                        WriteRejected {
-                            reason, highest, ..
-                        } => (
-                            VerdictKind::Rejected,
-                            format!("rejected: {}", reason.as_str()),
-                            tokstr(highest),
-                        ),
-                        WriteReplayed { recorded, resource } => (
-                            VerdictKind::Replayed,
-                            format!("replayed ({recorded})"),
-                            highest_now
-                                .get(resource)
-                                .cloned()
-                                .unwrap_or_else(|| "none".into()),
-                        ),
-                        CheckPassed { resource } => (
-                            VerdictKind::Checked,
-                            "check passed".to_string(),
-                            highest_now
-                                .get(resource)
-                                .cloned()
-                                .unwrap_or_else(|| "none".into()),
-                        ),
-                        _ => unreachable!("matched above"),
-                    };
-                    if let WriteAccepted { resource, .. } | WriteRejected { resource, .. } = &e.kind
-                    {
-                        highest_now.insert(resource.clone(), highest.clone());
-                    }
-                    let fenced = world
-                        .resource(&lanes[l].name)
-                        .is_some_and(|r| r.is_fenced());
-                    let highest = if fenced {
-                        highest
-                    } else {
-                        "— (tokens ignored)".to_string()
-                    };
-                    tl.verdicts.push(Verdict {
-                        x,
-                        y: lanes[l].axis,
-                        resource: lanes[l].name.clone(),
-                        kind,
-                        request: e.request.clone().unwrap_or_default(),
-                        token: tok.unwrap_or_else(|| "no token".into()),
-                        outcome,
-                        highest,
-                        title,
-                        recent,
+    fn end_status(&mut self, lane: usize, x: i32, s: usize) {
+        if let Some((kind, o)) = self.status.remove(&lane) {
+            self.close(lane, kind, o, x, s);
+        }
+    }
+
+    fn end_belief(&mut self, lane: usize, x: i32, s: usize) {
+        if let Some(o) = self.beliefs.remove(&lane) {
+            self.close(lane, BarKind::Belief, o, x, s);
+        }
+    }
+
+    fn end_holder(&mut self, lock: &str, x: i32, s: usize) {
+        if let Some((l, o)) = self.holders.remove(lock) {
+            self.close(l, BarKind::Holder, o, x, s);
+        }
+    }
+
+    fn end_all_holders(&mut self, x: i32, s: usize) {
+        for (_, (l, o)) in std::mem::take(&mut self.holders) {
+            self.close(l, BarKind::Holder, o, x, s);
+        }
+    }
+
+    /// Draw one event; `later` are the events after it in its step.
+    fn event(&mut self, e: &Event, later: &[Event], at: At) {
+        use EventKind::*;
+        match &e.kind {
+            Sent { .. }
+            | Delivered { .. }
+            | LostAtCrashedNode { .. }
+            | Dropped { .. }
+            | Held { .. }
+            | Duplicated { .. } => self.message(e, at),
+            WriteAccepted { .. }
+            | WriteRejected { .. }
+            | WriteReplayed { .. }
+            | CheckPassed { .. } => self.verdict(e, at),
+            Violation {
+                kind,
+                resource,
+                detail,
+            } => {
+                if let Some(l) = at.lane {
+                    // Beside the verdict it concerns, clear of the arrow coming in.
+                    self.tl.violations.push(ViolationMark {
+                        x: at.x + 28,
+                        y: self.lanes[l].axis,
+                        resource: resource.clone(),
+                        kind: kind.as_str().to_string(),
+                        explain: kind.explain().to_string(),
+                        detail: detail.clone(),
+                        tick: e.tick,
+                        recent: at.recent,
                     });
                 }
-                Violation {
-                    kind,
-                    resource,
-                    detail,
-                } => {
-                    if let Some(l) = lane {
-                        // Beside the verdict it concerns, clear of the arrow coming in.
-                        tl.violations.push(ViolationMark {
-                            x: x + 28,
-                            y: lanes[l].axis,
-                            resource: resource.clone(),
-                            kind: kind.as_str().to_string(),
-                            explain: kind.explain().to_string(),
-                            detail: detail.clone(),
-                            tick: e.tick,
-                            recent,
-                        });
-                    }
-                }
-                LeaseGranted { lock, .. } => {
-                    // The grant message that follows names the new holder.
-                    let holder = step_events[i + 1..].iter().find_map(|n| match &n.kind {
-                        Sent {
-                            to,
-                            kind: MessageKind::Grant,
-                            ..
-                        } if n.actor == "coordinator" && n.generation == e.generation => {
-                            Some(to.clone())
-                        }
-                        _ => None,
-                    });
-                    if let Some((l, o)) = holders.remove(lock) {
-                        close(&mut tl, l, BarKind::Holder, o, x, s);
-                    }
-                    if let Some(h) = holder.as_deref().and_then(&lane_of) {
-                        holders.insert(
-                            lock.clone(),
-                            (h, holder_open(x, lock, &lanes[h].name, tok.as_deref(), s)),
-                        );
-                    }
-                    mark(
-                        &mut tl,
-                        lane,
-                        x,
-                        &lanes,
-                        "◆",
-                        format!("grant {}", tok.as_deref().unwrap_or("")),
-                        title,
-                        "m-grant",
-                        recent,
-                    );
-                }
-                LeaseExpired { lock, holder } => {
-                    if let Some((l, o)) = holders.remove(lock) {
-                        close(&mut tl, l, BarKind::Holder, o, x, s);
-                    }
-                    mark(
-                        &mut tl,
-                        lane,
-                        x,
-                        &lanes,
-                        "◷",
-                        format!("expire {holder}"),
-                        title,
-                        "m-expire",
-                        recent,
-                    );
-                }
-                LeaseReleased { lock } => {
-                    if let Some((l, o)) = holders.remove(lock) {
-                        close(&mut tl, l, BarKind::Holder, o, x, s);
-                    }
-                    mark(
-                        &mut tl,
-                        lane,
-                        x,
-                        &lanes,
-                        "⇡",
-                        String::new(),
-                        title,
-                        "m-minor",
-                        recent,
-                    );
-                }
-                CoordinatorRestarted { persisted } => {
-                    if !persisted {
-                        for (_, (l, o)) in std::mem::take(&mut holders) {
-                            close(&mut tl, l, BarKind::Holder, o, x, s);
-                        }
-                    }
-                    let label = if *persisted {
-                        "restart"
-                    } else {
-                        "restart, state lost"
-                    };
-                    mark(
-                        &mut tl,
-                        lane,
-                        x,
-                        &lanes,
-                        "↻",
-                        label.into(),
-                        title,
-                        "m-node",
-                        recent,
-                    );
-                }
-                CoordinatorRestored => {
-                    for (_, (l, o)) in std::mem::take(&mut holders) {
-                        close(&mut tl, l, BarKind::Holder, o, x, s);
-                    }
-                    mark(
-                        &mut tl,
-                        lane,
-                        x,
-                        &lanes,
-                        "↺",
-                        "restored".into(),
-                        title,
-                        "m-node",
-                        recent,
-                    );
-                }
-                CoordinatorBackedUp => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "▤",
-                    "backup".into(),
-                    title,
-                    "m-minor",
-                    recent,
-                ),
-                FailedOver { replica } => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "⇄",
-                    format!("fail-over → {}", replica + 1),
-                    title,
-                    "m-node",
-                    recent,
-                ),
-                FenceRetried { .. } => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "▣",
-                    "fence again".into(),
-                    title,
-                    "m-warn",
-                    recent,
-                ),
-                ReplyIgnored { kind, .. } => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "∅",
-                    format!("ignored {}", kind.word()),
-                    title,
-                    "m-minor",
-                    recent,
-                ),
-                FenceStarted { .. } => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "▣",
-                    "fence first".into(),
-                    title,
-                    "m-minor",
-                    recent,
-                ),
-                LeaseRenewed { .. } => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "⊕",
-                    String::new(),
-                    title,
-                    "m-minor",
-                    recent,
-                ),
-                RenewalDenied { .. } => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "⊘",
-                    String::new(),
-                    title,
-                    "m-warn",
-                    recent,
-                ),
-                WaitersNotified { .. } => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "⋯",
-                    "free: ask again".into(),
-                    title,
-                    "m-minor",
-                    recent,
-                ),
-                AcquireQueued { .. } => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "⋯",
-                    String::new(),
-                    title,
-                    "m-minor",
-                    recent,
-                ),
-                LeaseAcquired { lock, .. } => {
-                    if let Some(l) = actor {
-                        if let Some(o) = beliefs.remove(&l) {
-                            close(&mut tl, l, BarKind::Belief, o, x, s);
-                        }
-                        beliefs.insert(l, belief_open(x, lock, &e.actor, tok.as_deref(), s));
-                    }
-                }
-                LeaseBeliefExpired { .. } | RenewalFailed { .. } | Crashed => {
-                    if let Some(l) = actor {
-                        if let Some(o) = beliefs.remove(&l) {
-                            close(&mut tl, l, BarKind::Belief, o, x, s);
-                        }
-                    }
-                    match &e.kind {
-                        RenewalFailed { .. } => mark(
-                            &mut tl,
-                            lane,
-                            x,
-                            &lanes,
-                            "⊘",
-                            "renewal failed".into(),
-                            title,
-                            "m-warn",
-                            recent,
-                        ),
-                        Crashed => {
-                            if let Some(l) = actor {
-                                if let Some((kind, o)) = status.remove(&l) {
-                                    close(&mut tl, l, kind, o, x, s);
-                                }
-                                status.insert(
-                                    l,
-                                    (
-                                        BarKind::Crashed,
-                                        status_open(x, BarKind::Crashed, &e.actor, s),
-                                    ),
-                                );
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                Paused { .. } => {
-                    if let Some(l) = actor {
-                        if let Some((kind, o)) = status.remove(&l) {
-                            close(&mut tl, l, kind, o, x, s);
-                        }
-                        status.insert(
-                            l,
-                            (
-                                BarKind::Paused,
-                                status_open(x, BarKind::Paused, &e.actor, s),
-                            ),
-                        );
-                    }
-                }
-                Resumed | Restarted => {
-                    if let Some(l) = actor {
-                        if let Some((kind, o)) = status.remove(&l) {
-                            close(&mut tl, l, kind, o, x, s);
-                        }
-                    }
-                }
-                Partitioned => {
-                    if let Some(l) = actor {
-                        if !cutoff.contains_key(&l) {
-                            cutoff.insert(l, status_open(x, BarKind::CutOff, &e.actor, s));
-                        }
-                    }
-                }
-                Healed => {
-                    if let Some(l) = actor {
-                        if let Some(o) = cutoff.remove(&l) {
-                            close(&mut tl, l, BarKind::CutOff, o, x, s);
-                        }
-                    }
-                }
-                Prepared { .. } => {
-                    let label = format!(
-                        "{} · {}",
-                        e.request.as_deref().unwrap_or("write"),
-                        tok.as_deref().unwrap_or("no token")
-                    );
-                    mark(
-                        &mut tl,
-                        lane,
-                        x,
-                        &lanes,
-                        "✎",
+            }
+            _ => {
+                self.bars(e, later, at);
+                if let (Some(l), Some((glyph, label, class))) = (at.lane, mark_of(e)) {
+                    self.tl.marks.push(Mark {
+                        x: at.x,
+                        y: self.lanes[l].axis,
+                        lane: Some(l),
+                        glyph: glyph.into(),
                         label,
-                        title,
-                        "m-prepare",
-                        recent,
-                    );
+                        title: describe(e),
+                        class,
+                        recent: at.recent,
+                        text: None,
+                    });
                 }
-                ClockJumped { by, .. } => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "◔",
-                    format!("clock {by:+}"),
-                    title,
-                    "m-warn",
-                    recent,
-                ),
-                FenceRegistered { highest, resource } => {
-                    let h = highest.as_ref().map_or("none".to_string(), |t| t.short());
-                    highest_now.insert(resource.clone(), h.clone());
-                    mark(
-                        &mut tl,
-                        lane,
-                        x,
-                        &lanes,
-                        "▣",
-                        format!("fence → {h}"),
-                        title,
-                        "m-minor",
-                        recent,
-                    )
-                }
-                ResourceBackedUp { .. } => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "▤",
-                    "backup".into(),
-                    title,
-                    "m-minor",
-                    recent,
-                ),
-                ResourceRestored {
-                    highest, resource, ..
-                } => {
-                    let h = highest.as_ref().map_or("none".to_string(), |t| t.short());
-                    highest_now.insert(resource.clone(), h.clone());
-                    mark(
-                        &mut tl,
-                        lane,
-                        x,
-                        &lanes,
-                        "↺",
-                        format!("restored, hi {h}"),
-                        title,
-                        "m-node",
-                        recent,
-                    )
-                }
-                ResourceRestarted { .. } => mark(
-                    &mut tl,
-                    lane,
-                    x,
-                    &lanes,
-                    "↻",
-                    "restart".into(),
-                    title,
-                    "m-node",
-                    recent,
-                ),
-                _ => {}
             }
         }
-
-        // Reconcile open bars with the world after this step.
-        let Some(w) = run.world_at(s) else { continue };
-        reconcile!(w, band_end(s), s);
     }
 
-    // 4. What is still going on now.
-    for (_, (l, o)) in std::mem::take(&mut holders) {
-        close(&mut tl, l, BarKind::Holder, o, now_x, usize::MAX);
-    }
-    for (l, o) in std::mem::take(&mut beliefs) {
-        close(&mut tl, l, BarKind::Belief, o, now_x, usize::MAX);
-    }
-    for (l, (kind, o)) in std::mem::take(&mut status) {
-        close(&mut tl, l, kind, o, now_x, usize::MAX);
-    }
-    for (l, o) in std::mem::take(&mut cutoff) {
-        close(&mut tl, l, BarKind::CutOff, o, now_x, usize::MAX);
-    }
-    for env in &world.network().in_flight {
-        let Some(m) = msgs.remove(&env.id) else {
-            continue;
-        };
-        let (y0, y1) = endpoints(&lanes, m.from, m.to);
-        let held = env.is_held(now);
-        let frac = if held {
-            0.5
-        } else {
-            let total = env.due_at.saturating_sub(env.sent_at).max(1) as f64;
-            (now.saturating_sub(env.sent_at) as f64 / total).clamp(0.2, 0.8)
-        };
-        let y = y0 + ((y1 - y0) as f64 * frac) as i32;
-        let state = if held {
-            ArrowState::Held
-        } else {
-            ArrowState::InFlight
-        };
-        push_arrow(&mut tl, env.id, &m, now_x, y0, y, state, true);
-        if let Some(a) = tl.arrows.last_mut() {
-            a.title = format!(
-                "{} — {} (due t={})",
-                a.title,
-                if held { "held" } else { "in flight" },
-                env.due_at
-            );
-            a.recent = m.step == cursor;
+    /// A message's events: its start, its end (an arrow), a hold or a copy on its way.
+    fn message(&mut self, e: &Event, at: At) {
+        use EventKind::*;
+        let (x, s) = (at.x, at.step);
+        let id = e.message.unwrap_or(0);
+        match &e.kind {
+            Sent { to, kind, what } => {
+                if let (Some(from), Some(to), Some(id)) =
+                    (self.lane_of(&e.actor), self.lane_of(to), e.message)
+                {
+                    let m = MsgStart {
+                        from,
+                        to,
+                        x0: x,
+                        kind: *kind,
+                        label: arrow_label(*kind, e),
+                        what: what.clone(),
+                        title: describe(e),
+                        step: s,
+                        holds: vec![],
+                    };
+                    self.msgs.insert(id, m);
+                }
+            }
+            Delivered { .. } => {
+                if let Some(m) = e.message.and_then(|id| self.msgs.remove(&id)) {
+                    let ends = endpoints(self.lanes, m.from, m.to);
+                    let recent = at.recent || m.step == self.cursor;
+                    self.arrow(id, &m, x, ends, ArrowState::Delivered, recent);
+                }
+            }
+            LostAtCrashedNode { .. } => {
+                let arrows = self.tl.arrows.iter_mut().rev();
+                if let Some(a) = arrows.into_iter().find(|a| Some(a.id) == e.message) {
+                    a.state = ArrowState::Lost;
+                    a.title = format!("{} — lost: the receiver has crashed", a.title);
+                }
+            }
+            Dropped { why } => {
+                if let Some(m) = e.message.and_then(|id| self.msgs.remove(&id)) {
+                    // The ✕ is on the receiver's lane, on the side the message came
+                    // from: it was addressed there and never arrived.
+                    let (y0, _) = endpoints(self.lanes, m.from, m.to);
+                    let (from, to) = (&self.lanes[m.from], &self.lanes[m.to]);
+                    let ymid = drop_y(to, from.axis < to.axis);
+                    let xd = x.max(m.x0 + 12);
+                    let recent = at.recent || m.step == self.cursor;
+                    self.arrow(id, &m, xd, (y0, ymid), ArrowState::Dropped, recent);
+                    if let Some(a) = self.tl.arrows.last_mut() {
+                        a.title = format!("{} — dropped ({why})", a.title);
+                    }
+                    self.tl.marks.push(Mark {
+                        x: xd,
+                        y: ymid,
+                        lane: Some(m.to),
+                        glyph: "✕".into(),
+                        label: "dropped".into(),
+                        title: describe(e),
+                        class: "m-dropped",
+                        recent: at.recent,
+                        text: None,
+                    });
+                }
+            }
+            Held { .. } => {
+                if let Some(m) = e.message.and_then(|id| self.msgs.get_mut(&id)) {
+                    m.holds.push(x);
+                }
+            }
+            Duplicated { copy } => {
+                if let Some(m) = e.message.and_then(|id| self.msgs.get(&id)) {
+                    let c = MsgStart {
+                        from: m.from,
+                        to: m.to,
+                        x0: m.x0,
+                        kind: m.kind,
+                        label: m.label.clone(),
+                        what: m.what.clone(),
+                        title: format!("{} (copy #{copy}, duplicated at t={})", m.title, e.tick),
+                        step: s,
+                        holds: vec![x],
+                    };
+                    self.msgs.insert(*copy, c);
+                }
+            }
+            _ => {}
         }
     }
 
-    spread_pending(&mut tl.arrows);
-    tl.overlaps = overlaps(&tl, &lanes);
-    tl.steps = steps;
-    tl.lanes = lanes;
-    place_texts(&mut tl);
-    tl
+    /// A message's arrow from where it started to `x1`, `(y0, y1)`, and a mark where the
+    /// network held it on the way.
+    fn arrow(
+        &mut self,
+        id: u32,
+        m: &MsgStart,
+        x1: i32,
+        ys: (i32, i32),
+        state: ArrowState,
+        recent: bool,
+    ) {
+        let (y0, y1) = ys;
+        self.tl.arrows.push(Arrow {
+            id,
+            x0: m.x0,
+            y0,
+            x1,
+            y1,
+            state,
+            kind: arrow_class(m.kind).to_string(),
+            label: m.label.clone(),
+            title: m.title.clone(),
+            recent,
+            text: None,
+        });
+        for &hx in &m.holds {
+            let f = if x1 == m.x0 {
+                0.5
+            } else {
+                ((hx - m.x0) as f64 / (x1 - m.x0) as f64).clamp(0.0, 1.0)
+            };
+            let y = y0 + ((y1 - y0) as f64 * f) as i32;
+            self.tl.marks.push(Mark {
+                x: hx.clamp(m.x0.min(x1), m.x0.max(x1)),
+                y,
+                lane: None,
+                glyph: "‖".into(),
+                label: String::new(),
+                title: format!("held in the network: {}", m.what),
+                class: "m-held",
+                recent,
+                text: None,
+            });
+        }
+    }
+
+    /// A resource's verdict on a write (or a check).
+    fn verdict(&mut self, e: &Event, at: At) {
+        use EventKind::*;
+        let Some(l) = at.lane else { return };
+        let tokstr = |t: &Option<crate::sim::token::Token>| {
+            t.as_ref().map_or("none".to_string(), |t| t.short())
+        };
+        let known = |r: &str| {
+            self.highest_now
+                .get(r)
+                .cloned()
+                .unwrap_or_else(|| "none".into())
+        };
+        let (kind, outcome, highest) = match &e.kind {
+            WriteAccepted {
+                highest,
+                no_op: true,
+                ..
+            } => (
+                VerdictKind::NoOp,
+                "accepted (no change)".to_string(),
+                tokstr(highest),
+            ),
+            WriteAccepted { highest, .. } => (
+                VerdictKind::Accepted,
+                "accepted".to_string(),
+                tokstr(highest),
+            ),
+            WriteRejected {
+                reason, highest, ..
+            } => (
+                VerdictKind::Rejected,
+                format!("rejected: {}", reason.as_str()),
+                tokstr(highest),
+            ),
+            WriteReplayed { recorded, resource } => (
+                VerdictKind::Replayed,
+                format!("replayed ({recorded})"),
+                known(resource),
+            ),
+            CheckPassed { resource } => (
+                VerdictKind::Checked,
+                "check passed".to_string(),
+                known(resource),
+            ),
+            _ => return,
+        };
+        if let WriteAccepted { resource, .. } | WriteRejected { resource, .. } = &e.kind {
+            self.highest_now.insert(resource.clone(), highest.clone());
+        }
+        let lane = &self.lanes[l];
+        let fenced = self
+            .world
+            .resource(&lane.name)
+            .is_some_and(|r| r.is_fenced());
+        let highest = if fenced {
+            highest
+        } else {
+            "— (tokens ignored)".to_string()
+        };
+        self.tl.verdicts.push(Verdict {
+            x: at.x,
+            y: lane.axis,
+            resource: lane.name.clone(),
+            kind,
+            request: e.request.clone().unwrap_or_default(),
+            token: e
+                .token
+                .as_ref()
+                .map_or_else(|| "no token".into(), |t| t.short()),
+            outcome,
+            highest,
+            title: describe(e),
+            recent: at.recent,
+        });
+    }
+
+    /// What an event starts or ends of the bars: leases held and believed, pauses, crashes,
+    /// partitions; and the highest token a resource's fence or restore sets.
+    fn bars(&mut self, e: &Event, later: &[Event], at: At) {
+        use EventKind::*;
+        let (x, s) = (at.x, at.step);
+        let actor = self.lane_of(&e.actor);
+        let tok = e.token.as_ref().map(|t| t.short());
+        match &e.kind {
+            LeaseGranted { lock, .. } => {
+                // The grant message that follows names the new holder.
+                let holder = later.iter().find_map(|n| match &n.kind {
+                    Sent {
+                        to,
+                        kind: MessageKind::Grant,
+                        ..
+                    } if n.actor == "coordinator" && n.generation == e.generation => {
+                        Some(to.clone())
+                    }
+                    _ => None,
+                });
+                self.end_holder(lock, x, s);
+                if let Some(h) = holder.as_deref().and_then(|h| self.lane_of(h)) {
+                    let o = holder_open(x, lock, &self.lanes[h].name, tok.as_deref(), s);
+                    self.holders.insert(lock.clone(), (h, o));
+                }
+            }
+            LeaseExpired { lock, .. } | LeaseReleased { lock } => self.end_holder(lock, x, s),
+            CoordinatorRestarted { persisted: false } | CoordinatorRestored => {
+                self.end_all_holders(x, s)
+            }
+            LeaseAcquired { lock, .. } => {
+                if let Some(l) = actor {
+                    self.end_belief(l, x, s);
+                    let o = belief_open(x, lock, &e.actor, tok.as_deref(), s);
+                    self.beliefs.insert(l, o);
+                }
+            }
+            LeaseBeliefExpired { .. } | RenewalFailed { .. } => {
+                if let Some(l) = actor {
+                    self.end_belief(l, x, s);
+                }
+            }
+            Crashed | Paused { .. } => {
+                if let Some(l) = actor {
+                    if matches!(e.kind, Crashed) {
+                        self.end_belief(l, x, s);
+                    }
+                    let kind = if matches!(e.kind, Crashed) {
+                        BarKind::Crashed
+                    } else {
+                        BarKind::Paused
+                    };
+                    self.end_status(l, x, s);
+                    let o = status_open(x, kind, &e.actor, s);
+                    self.status.insert(l, (kind, o));
+                }
+            }
+            Resumed | Restarted => {
+                if let Some(l) = actor {
+                    self.end_status(l, x, s);
+                }
+            }
+            Partitioned => {
+                if let Some(l) = actor {
+                    if !self.cutoff.contains_key(&l) {
+                        let o = status_open(x, BarKind::CutOff, &e.actor, s);
+                        self.cutoff.insert(l, o);
+                    }
+                }
+            }
+            Healed => {
+                if let Some(l) = actor {
+                    if let Some(o) = self.cutoff.remove(&l) {
+                        self.close(l, BarKind::CutOff, o, x, s);
+                    }
+                }
+            }
+            FenceRegistered { highest, resource }
+            | ResourceRestored {
+                highest, resource, ..
+            } => {
+                let h = highest.as_ref().map_or("none".to_string(), |t| t.short());
+                self.highest_now.insert(resource.clone(), h);
+            }
+            _ => {}
+        }
+    }
+
+    /// Phase 4: end at the present what is still going on (bars, messages in flight).
+    fn finish(mut self) -> Timeline {
+        let (now_x, now) = (self.tl.now_x, self.tl.now_tick);
+        let open = usize::MAX;
+        self.end_all_holders(now_x, open);
+        for (l, o) in std::mem::take(&mut self.beliefs) {
+            self.close(l, BarKind::Belief, o, now_x, open);
+        }
+        for (l, (kind, o)) in std::mem::take(&mut self.status) {
+            self.close(l, kind, o, now_x, open);
+        }
+        for (l, o) in std::mem::take(&mut self.cutoff) {
+            self.close(l, BarKind::CutOff, o, now_x, open);
+        }
+        for env in &self.world.network().in_flight {
+            let Some(m) = self.msgs.remove(&env.id) else {
+                continue;
+            };
+            let (y0, y1) = endpoints(self.lanes, m.from, m.to);
+            let held = env.is_held(now);
+            let frac = if held {
+                0.5
+            } else {
+                let total = env.due_at.saturating_sub(env.sent_at).max(1) as f64;
+                (now.saturating_sub(env.sent_at) as f64 / total).clamp(0.2, 0.8)
+            };
+            let y = y0 + ((y1 - y0) as f64 * frac) as i32;
+            let state = if held {
+                ArrowState::Held
+            } else {
+                ArrowState::InFlight
+            };
+            self.arrow(env.id, &m, now_x, (y0, y), state, true);
+            if let Some(a) = self.tl.arrows.last_mut() {
+                a.title = format!(
+                    "{} — {} (due t={})",
+                    a.title,
+                    if held { "held" } else { "in flight" },
+                    env.due_at
+                );
+                a.recent = m.step == self.cursor;
+            }
+        }
+        self.tl
+    }
+}
+
+/// The mark an event puts on its lane, if any: (glyph, label, class). The label may be empty
+/// (the glyph and the tooltip say enough).
+fn mark_of(e: &Event) -> Option<(&'static str, String, &'static str)> {
+    use EventKind::*;
+    let tok = e.token.as_ref().map(|t| t.short());
+    let short =
+        |t: &Option<crate::sim::token::Token>| t.as_ref().map_or("none".to_string(), |t| t.short());
+    let none = String::new;
+    Some(match &e.kind {
+        LeaseGranted { .. } => (
+            "◆",
+            format!("grant {}", tok.as_deref().unwrap_or("")),
+            "m-grant",
+        ),
+        LeaseExpired { holder, .. } => ("◷", format!("expire {holder}"), "m-expire"),
+        LeaseReleased { .. } => ("⇡", none(), "m-minor"),
+        CoordinatorRestarted { persisted: true } => ("↻", "restart".into(), "m-node"),
+        CoordinatorRestarted { persisted: false } => ("↻", "restart, state lost".into(), "m-node"),
+        CoordinatorRestored => ("↺", "restored".into(), "m-node"),
+        CoordinatorBackedUp | ResourceBackedUp { .. } => ("▤", "backup".into(), "m-minor"),
+        FailedOver { replica } => ("⇄", format!("fail-over → {}", replica + 1), "m-node"),
+        FenceRetried { .. } => ("▣", "fence again".into(), "m-warn"),
+        ReplyIgnored { kind, .. } => ("∅", format!("ignored {}", kind.word()), "m-minor"),
+        FenceStarted { .. } => ("▣", "fence first".into(), "m-minor"),
+        LeaseRenewed { .. } => ("⊕", none(), "m-minor"),
+        RenewalDenied { .. } => ("⊘", none(), "m-warn"),
+        WaitersNotified { .. } => ("⋯", "free: ask again".into(), "m-minor"),
+        AcquireQueued { .. } => ("⋯", none(), "m-minor"),
+        RenewalFailed { .. } => ("⊘", "renewal failed".into(), "m-warn"),
+        Prepared { .. } => {
+            let label = format!(
+                "{} · {}",
+                e.request.as_deref().unwrap_or("write"),
+                tok.as_deref().unwrap_or("no token")
+            );
+            ("✎", label, "m-prepare")
+        }
+        ClockJumped { by, .. } => ("◔", format!("clock {by:+}"), "m-warn"),
+        FenceRegistered { highest, .. } => ("▣", format!("fence → {}", short(highest)), "m-minor"),
+        ResourceRestored { highest, .. } => {
+            ("↺", format!("restored, hi {}", short(highest)), "m-node")
+        }
+        ResourceRestarted { .. } => ("↻", "restart".into(), "m-node"),
+        _ => return None,
+    })
 }
 
 /// A window's messages that were sent before it and are still in flight at its start: they
@@ -1782,53 +1734,6 @@ fn drop_y(l: &Lane, from_above: bool) -> i32 {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn push_arrow(
-    tl: &mut Timeline,
-    id: u32,
-    m: &MsgStart,
-    x1: i32,
-    y0: i32,
-    y1: i32,
-    state: ArrowState,
-    recent: bool,
-) {
-    let kind = arrow_class(m.kind).to_string();
-    let label = m.label.clone();
-    tl.arrows.push(Arrow {
-        id,
-        x0: m.x0,
-        y0,
-        x1,
-        y1,
-        state,
-        kind,
-        label,
-        title: m.title.clone(),
-        recent,
-        text: None,
-    });
-    for &hx in &m.holds {
-        let f = if x1 == m.x0 {
-            0.5
-        } else {
-            ((hx - m.x0) as f64 / (x1 - m.x0) as f64).clamp(0.0, 1.0)
-        };
-        let y = y0 + ((y1 - y0) as f64 * f) as i32;
-        tl.marks.push(Mark {
-            x: hx.clamp(m.x0.min(x1), m.x0.max(x1)),
-            y,
-            lane: None,
-            glyph: "‖".into(),
-            label: String::new(),
-            title: format!("held in the network: {}", m.what),
-            class: "m-held",
-            recent,
-            text: None,
-        });
-    }
-}
-
 /// The arrow's class (and its CSS): one word per kind of message.
 fn arrow_class(kind: MessageKind) -> &'static str {
     match kind {
@@ -1898,32 +1803,6 @@ fn status_open(x: i32, kind: BarKind, worker: &str, step: usize) -> Open {
         step,
         key: String::new(),
     }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn mark(
-    tl: &mut Timeline,
-    lane: Option<usize>,
-    x: i32,
-    lanes: &[Lane],
-    glyph: &str,
-    label: String,
-    title: String,
-    class: &'static str,
-    recent: bool,
-) {
-    let Some(l) = lane else { return };
-    tl.marks.push(Mark {
-        x,
-        y: lanes[l].axis,
-        lane: Some(l),
-        glyph: glyph.into(),
-        label,
-        title,
-        class,
-        recent,
-        text: None,
-    });
 }
 
 /// An event as a tooltip: `t=12 · coordinator grants report-lock… [token 42]`.
@@ -2199,50 +2078,169 @@ fn bar_forms(b: &Bar) -> Vec<String> {
 /// preferring places off bars and glyphs too — and an identical label where another already
 /// says the same is left out. Messages in flight may widen the drawing for their labels.
 fn place_texts(tl: &mut Timeline) {
-    let top = RULER_H + 1;
-    let bottom = tl.height - 1;
     // The ruler: a tick label under the present's label gives way to it.
     let now = TextBox::of(&now_text(tl));
     tl.ticks
         .retain(|k| !TextBox::of(&tick_text(k)).overlaps(&now));
 
-    let mut hard: Grid<TextBox> = Grid::new();
-    let mut widest = 0;
-    let mut keep = |hard: &mut Grid<TextBox>, b: TextBox| {
-        widest = widest.max(b.x1);
-        hard.insert(b.x0, b.x1, b);
-    };
-    for v in &tl.verdicts {
-        for t in v.lines() {
-            keep(&mut hard, TextBox::of(&t));
+    let mut p = Placer::new(tl);
+    for b in tl.bars.iter_mut() {
+        b.text = p.bar_text(b);
+    }
+    for o in tl.overlaps.iter_mut() {
+        o.text = p.overlap_text(o);
+    }
+    // Labels that can move: the first clear place of their candidates. Messages in flight
+    // first, labelled at their heads by "now"; then marks; then delivered messages.
+    let right = tl.now_x + RIGHT_PAD;
+    for a in tl.arrows.iter_mut().filter(|a| a.pending()) {
+        a.text = p.place(pending_places(a), i32::MAX);
+    }
+    for m in tl.marks.iter_mut().filter(|m| !m.label.is_empty()) {
+        m.text = p.place(mark_places(m), right);
+    }
+    for a in tl.arrows.iter_mut() {
+        if !a.label.is_empty() && !a.pending() {
+            a.text = p.place(arrow_places(a), right);
         }
     }
-    let mut soft: Grid<Rect> = Grid::new();
-    let mut avoid = |r: Rect| soft.insert(r.0, r.2, r);
-    for b in &tl.bars {
-        avoid(Rect(b.x0, b.y, b.x1, b.y + b.h));
+    tl.width = tl.width.max(p.widest + 6);
+    for b in tl.bars.iter_mut() {
+        b.room = p.room(b);
     }
-    for m in &tl.marks {
-        avoid(Rect::around(m.x, m.y, 10));
+}
+
+/// Where a message in flight's label may go: beside its head, then further above and below.
+fn pending_places(a: &Arrow) -> Vec<Text> {
+    let what = if a.label.is_empty() {
+        a.kind.clone()
+    } else {
+        a.label.clone()
+    };
+    let p = if a.state == ArrowState::Held {
+        "‖ held"
+    } else {
+        "in flight"
+    };
+    let body = format!("{p}: {what}");
+    [0, -13, 13, -26, 26, -39, 39]
+        .iter()
+        .map(|dy| {
+            text(
+                "pending-label",
+                a.x1 + 7,
+                a.y1 + 4 + dy,
+                Anchor::Start,
+                body.clone(),
+            )
+        })
+        .collect()
+}
+
+/// Where a mark's label may go: below, beside, above.
+fn mark_places(m: &Mark) -> Vec<Text> {
+    let (x, y) = (m.x, m.y);
+    [
+        (x, y + 22, Anchor::Middle),
+        (x + 13, y + 4, Anchor::Start),
+        (x - 13, y + 4, Anchor::End),
+        (x, y - 14, Anchor::Middle),
+        (x - 8, y + 22, Anchor::Start),
+        (x + 8, y + 22, Anchor::End),
+        (x + 12, y + 19, Anchor::Start),
+        (x - 12, y + 19, Anchor::End),
+        (x + 12, y - 10, Anchor::Start),
+        (x - 12, y - 10, Anchor::End),
+        (x, y + 34, Anchor::Middle),
+    ]
+    .iter()
+    .map(|&(x, y, a)| text("mark-label", x, y, a, m.label.clone()))
+    .collect()
+}
+
+/// Where a delivered message's label may go: along the arrow, near the sender first (a
+/// quarter of the way), either side.
+fn arrow_places(a: &Arrow) -> Vec<Text> {
+    let mut cands = Vec::new();
+    for f in [25, 35, 15, 45, 55, 65, 8, 75, 85] {
+        let px = a.x0 + (a.x1 - a.x0) * f / 100;
+        let py = a.y0 + (a.y1 - a.y0) * f / 100;
+        for (dx, anchor) in [(6, Anchor::Start), (-6, Anchor::End)] {
+            cands.push(text(
+                "arrow-label",
+                px + dx,
+                py + 4,
+                anchor,
+                a.label.clone(),
+            ));
+        }
     }
-    for v in &tl.verdicts {
-        avoid(Rect::around(v.x, v.y, 13));
-    }
-    for v in &tl.violations {
-        avoid(Rect::around(v.x, v.y, 13));
-    }
-    for a in &tl.arrows {
-        if matches!(a.state, ArrowState::InFlight | ArrowState::Held) {
+    cands
+}
+
+/// What the labels laid out so far take, and what they had better keep off.
+struct Placer {
+    /// Texts placed: nothing may print over them.
+    hard: Grid<TextBox>,
+    /// Bars and glyphs: a label may cover them, if it must.
+    soft: Grid<Rect>,
+    /// The labels that could move, placed: one saying the same words nearby is left out.
+    movable: Grid<TextBox>,
+    /// The right end of the widest text.
+    widest: i32,
+    top: i32,
+    bottom: i32,
+}
+
+impl Placer {
+    /// The verdicts' lines, fixed, and the shapes labels keep off.
+    fn new(tl: &Timeline) -> Placer {
+        let mut p = Placer {
+            hard: Grid::new(),
+            soft: Grid::new(),
+            movable: Grid::new(),
+            widest: 0,
+            top: RULER_H + 1,
+            bottom: tl.height - 1,
+        };
+        for v in &tl.verdicts {
+            for t in v.lines() {
+                p.keep(TextBox::of(&t));
+            }
+        }
+        let mut avoid = |r: Rect| p.soft.insert(r.0, r.2, r);
+        for b in &tl.bars {
+            avoid(Rect(b.x0, b.y, b.x1, b.y + b.h));
+        }
+        for m in &tl.marks {
+            avoid(Rect::around(m.x, m.y, 10));
+        }
+        for v in &tl.verdicts {
+            avoid(Rect::around(v.x, v.y, 13));
+        }
+        for v in &tl.violations {
+            avoid(Rect::around(v.x, v.y, 13));
+        }
+        for a in tl.arrows.iter().filter(|a| a.pending()) {
             avoid(Rect::around(a.x1, a.y1, 5));
         }
+        p
     }
-    let hits = |g: &Grid<TextBox>, b: &TextBox| g.any(b.x0, b.x1, |h| h.overlaps(b));
 
-    // Bars' own text: inside the bar, clear of any other text, and of the marks drawn over
-    // the bar when it can be. A bar still going is named at its right end, by the present
-    // (what the view follows: its start may be scrolled out of sight); an ended one at its
-    // start.
-    for b in tl.bars.iter_mut() {
+    fn keep(&mut self, b: TextBox) {
+        self.widest = self.widest.max(b.x1);
+        self.hard.insert(b.x0, b.x1, b);
+    }
+
+    fn hits(&self, b: &TextBox) -> bool {
+        self.hard.any(b.x0, b.x1, |h| h.overlaps(b))
+    }
+
+    /// A bar's own text: inside the bar, clear of any other text, and of the marks drawn over
+    /// the bar when it can be. A bar still going is named at its right end, by the present
+    /// (what the view follows: its start may be scrolled out of sight); an ended one at its
+    /// start.
+    fn bar_text(&mut self, b: &Bar) -> Option<Text> {
         let class = match b.kind {
             BarKind::Holder | BarKind::Belief => "bar-text",
             _ => "band-text",
@@ -2260,24 +2258,24 @@ fn place_texts(tl: &mut Timeline) {
         }
         let fits = |t: &Text| {
             let bx = TextBox::of(t);
-            bx.x0 >= b.x0 && bx.x1 <= b.x1 && !hits(&hard, &bx)
+            bx.x0 >= b.x0 && bx.x1 <= b.x1 && !self.hits(&bx)
         };
         let glyphs = |t: &Text| {
             let bx = TextBox::of(t);
-            soft.any(bx.x0, bx.x1, |r| {
+            self.soft.any(bx.x0, bx.x1, |r| {
                 r.hits(&bx) && !(r.0 == b.x0 && r.2 == b.x1 && r.1 == b.y)
             })
         };
         let pick = cands
             .iter()
             .position(|t| fits(t) && !glyphs(t))
-            .or_else(|| cands.iter().position(fits));
-        b.text = pick.map(|i| {
-            keep(&mut hard, TextBox::of(&cands[i]));
-            cands[i].clone()
-        });
+            .or_else(|| cands.iter().position(fits))?;
+        self.keep(TextBox::of(&cands[pick]));
+        Some(cands.swap_remove(pick))
     }
-    for o in tl.overlaps.iter_mut() {
+
+    /// `⚠ both believe` on an overlap, when it fits.
+    fn overlap_text(&mut self, o: &OverlapMark) -> Option<Text> {
         let t = text(
             "label",
             o.x0 + 4,
@@ -2286,126 +2284,44 @@ fn place_texts(tl: &mut Timeline) {
             "⚠ both believe".into(),
         );
         let bx = TextBox::of(&t);
-        o.text = (bx.x1 <= o.x1 && !hits(&hard, &bx)).then(|| {
-            keep(&mut hard, bx);
+        (bx.x1 <= o.x1 && !self.hits(&bx)).then(|| {
+            self.keep(bx);
             t
-        });
+        })
     }
 
-    // Labels that can move: the first clear place of their candidates.
-    let right = tl.now_x + RIGHT_PAD;
-    let mut movable: Grid<TextBox> = Grid::new();
-    let mut place = |cands: Vec<Text>, limit: i32, hard: &mut Grid<TextBox>| -> Option<Text> {
+    /// The first of `cands` that is clear of every text and inside the drawing (`limit` its
+    /// right end), preferring one off bars and glyphs too; none if the first says what is
+    /// already said there.
+    fn place(&mut self, cands: Vec<Text>, limit: i32) -> Option<Text> {
         let first = TextBox::of(cands.first()?);
-        // The same words already said in the same place: once is enough.
-        if movable.any(first.x0, first.x1, |m| {
+        if self.movable.any(first.x0, first.x1, |m| {
             m.body == first.body && m.overlaps(&first)
         }) {
             return None;
         }
         let boxes: Vec<TextBox> = cands.iter().map(TextBox::of).collect();
         let ok = |b: &TextBox| {
-            b.x0 >= 2 && b.x1 <= limit && b.y0 >= top && b.y1 <= bottom && !hits(hard, b)
+            b.x0 >= 2 && b.x1 <= limit && b.y0 >= self.top && b.y1 <= self.bottom && !self.hits(b)
         };
-        let clear = |b: &TextBox| !soft.any(b.x0, b.x1, |r| r.hits(b));
+        let clear = |b: &TextBox| !self.soft.any(b.x0, b.x1, |r| r.hits(b));
         let pick = (0..cands.len())
             .find(|&i| ok(&boxes[i]) && clear(&boxes[i]))
             .or_else(|| (0..cands.len()).find(|&i| ok(&boxes[i])))?;
         let b = boxes[pick].clone();
-        movable.insert(b.x0, b.x1, b.clone());
-        keep(hard, b);
+        self.movable.insert(b.x0, b.x1, b.clone());
+        self.keep(b);
         Some(cands[pick].clone())
-    };
+    }
 
-    // Messages in flight, labelled at their heads by "now".
-    for a in tl.arrows.iter_mut() {
-        if !matches!(a.state, ArrowState::InFlight | ArrowState::Held) {
-            continue;
-        }
-        let what = if a.label.is_empty() {
-            a.kind.clone()
-        } else {
-            a.label.clone()
-        };
-        let p = if a.state == ArrowState::Held {
-            "‖ held"
-        } else {
-            "in flight"
-        };
-        let body = format!("{p}: {what}");
-        let cands = [0, -13, 13, -26, 26, -39, 39]
-            .iter()
-            .map(|dy| {
-                text(
-                    "pending-label",
-                    a.x1 + 7,
-                    a.y1 + 4 + dy,
-                    Anchor::Start,
-                    body.clone(),
-                )
-            })
-            .collect();
-        a.text = place(cands, i32::MAX, &mut hard);
-    }
-    // Marks: below, beside, above.
-    for m in tl.marks.iter_mut() {
-        if m.label.is_empty() {
-            continue;
-        }
-        let (x, y) = (m.x, m.y);
-        let cands = [
-            (x, y + 22, Anchor::Middle),
-            (x + 13, y + 4, Anchor::Start),
-            (x - 13, y + 4, Anchor::End),
-            (x, y - 14, Anchor::Middle),
-            (x - 8, y + 22, Anchor::Start),
-            (x + 8, y + 22, Anchor::End),
-            (x + 12, y + 19, Anchor::Start),
-            (x - 12, y + 19, Anchor::End),
-            (x + 12, y - 10, Anchor::Start),
-            (x - 12, y - 10, Anchor::End),
-            (x, y + 34, Anchor::Middle),
-        ]
-        .iter()
-        .map(|&(x, y, a)| text("mark-label", x, y, a, m.label.clone()))
-        .collect();
-        m.text = place(cands, right, &mut hard);
-    }
-    // Delivered messages: along the arrow, near the sender first, either side.
-    for a in tl.arrows.iter_mut() {
-        if a.label.is_empty() || matches!(a.state, ArrowState::InFlight | ArrowState::Held) {
-            continue;
-        }
-        let mut cands = Vec::new();
-        for f in [25, 35, 15, 45, 55, 65, 8, 75, 85] {
-            let px = a.x0 + (a.x1 - a.x0) * f / 100;
-            let py = a.y0 + (a.y1 - a.y0) * f / 100;
-            cands.push(text(
-                "arrow-label",
-                px + 6,
-                py + 4,
-                Anchor::Start,
-                a.label.clone(),
-            ));
-            cands.push(text(
-                "arrow-label",
-                px - 6,
-                py + 4,
-                Anchor::End,
-                a.label.clone(),
-            ));
-        }
-        a.text = place(cands, right, &mut hard);
-    }
-    tl.width = tl.width.max(widest + 6);
-
-    // Where each bar's text could slide: its row minus every other text on it.
-    for b in tl.bars.iter_mut() {
+    /// Where a bar's text could slide: its row minus every other text on it.
+    fn room(&self, b: &Bar) -> Vec<(i32, i32)> {
+        let mut room = Vec::new();
         let Some(own) = b.text.as_ref().map(TextBox::of) else {
-            continue;
+            return room;
         };
         let mut taken: Vec<(i32, i32)> = Vec::new();
-        hard.each(b.x0, b.x1, |h| {
+        self.hard.each(b.x0, b.x1, |h| {
             if *h != own && h.y0 < own.y1 && own.y0 < h.y1 && h.x0 < b.x1 && b.x0 < h.x1 {
                 taken.push((h.x0, h.x1));
             }
@@ -2414,13 +2330,14 @@ fn place_texts(tl: &mut Timeline) {
         let mut x = b.x0;
         for (a, z) in taken {
             if a > x {
-                b.room.push((x, a));
+                room.push((x, a));
             }
             x = x.max(z);
         }
         if x < b.x1 {
-            b.room.push((x, b.x1));
+            room.push((x, b.x1));
         }
+        room
     }
 }
 
@@ -2520,6 +2437,426 @@ pub fn texts(tl: &Timeline) -> Vec<Text> {
     out.extend(tl.ticks.iter().map(tick_text));
     out.push(now_text(tl));
     out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drawing: what every renderer prints (the app's component, view::svg), decided once here.
+// Each class is styled by static/timeline.css, the one stylesheet both use.
+
+/// A shape a renderer draws as it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shape {
+    Circle {
+        cx: i32,
+        cy: i32,
+        r: i32,
+    },
+    Rect {
+        x: i32,
+        y: i32,
+        w: i32,
+        h: i32,
+        rx: i32,
+    },
+    Line {
+        x1: i32,
+        y1: i32,
+        x2: i32,
+        y2: i32,
+    },
+    Path {
+        d: String,
+    },
+}
+
+/// A diamond of half-diagonal `r` around (x, y), as SVG path data.
+pub fn diamond(x: i32, y: i32, r: i32) -> String {
+    format!(
+        "M{x},{} L{},{y} L{x},{} L{},{y} Z",
+        y - r,
+        x + r,
+        y + r,
+        x - r
+    )
+}
+
+/// `class`, with ` recent` when it changed in the current step (the app highlights it; an
+/// exported document, a still picture, does not).
+pub fn with_recent(class: &str, recent: bool) -> String {
+    if recent {
+        format!("{class} recent")
+    } else {
+        class.to_string()
+    }
+}
+
+/// The arrowheads and hatch patterns the diagram's `url(#…)`s name, as SVG markup: once per
+/// page or document (ids must be unique).
+pub const DEFS: &str = concat!(
+    "<defs>",
+    r#"<marker id="ah" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9" markerHeight="9" markerUnits="userSpaceOnUse" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="ah"/></marker>"#,
+    r#"<marker id="ah-write" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9" markerHeight="9" markerUnits="userSpaceOnUse" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="ah-write"/></marker>"#,
+    r#"<pattern id="hatch-pause" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="8" height="8" class="hatch-bg"/><line x1="0" y1="0" x2="0" y2="8" class="hatch-line"/></pattern>"#,
+    r#"<pattern id="hatch-overlap" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><rect width="6" height="6" class="overlap-bg"/><line x1="0" y1="0" x2="0" y2="6" class="overlap-line"/></pattern>"#,
+    "</defs>"
+);
+
+/// What a legend entry shows beside its words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Swatch {
+    Holder,
+    Belief,
+    Overlap,
+    Paused,
+    Crashed,
+    Accepted,
+    Rejected,
+    Violation,
+    Pending,
+    Held,
+}
+
+impl Swatch {
+    /// Its name as a class suffix (`sw-holder` in the app's legend).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Swatch::Holder => "holder",
+            Swatch::Belief => "belief",
+            Swatch::Overlap => "overlap",
+            Swatch::Paused => "paused",
+            Swatch::Crashed => "crashed",
+            Swatch::Accepted => "accepted",
+            Swatch::Rejected => "rejected",
+            Swatch::Violation => "violation",
+            Swatch::Pending => "pending",
+            Swatch::Held => "held",
+        }
+    }
+
+    /// The glyph drawn on it, for the marks the diagram draws with one.
+    pub fn glyph(&self) -> Option<&'static str> {
+        match self {
+            Swatch::Accepted => Some(VerdictKind::Accepted.glyph()),
+            Swatch::Rejected => Some(VerdictKind::Rejected.glyph()),
+            Swatch::Violation => Some(VIOLATION_GLYPH),
+            _ => None,
+        }
+    }
+}
+
+/// The diagram's legend: what each kind of bar, mark and message means.
+pub const LEGEND: [(Swatch, &str); 10] = [
+    (Swatch::Holder, "coordinator's view of the lease"),
+    (Swatch::Belief, "the worker's own belief"),
+    (Swatch::Overlap, "⚠ two workers believe at once"),
+    (Swatch::Paused, "❚❚ paused (stop-the-world)"),
+    (Swatch::Crashed, "✕ crashed"),
+    (Swatch::Accepted, "accepted"),
+    (Swatch::Rejected, "rejected"),
+    (
+        Swatch::Violation,
+        "violation (focus, click or hover it for why)",
+    ),
+    (Swatch::Pending, "message still in flight"),
+    (Swatch::Held, "message held by the network"),
+];
+
+/// The glyph in a violation's diamond.
+pub const VIOLATION_GLYPH: &str = "!";
+
+impl LaneKind {
+    /// Its class suffix: `lane-worker`.
+    pub fn class(&self) -> &'static str {
+        match self {
+            LaneKind::Coordinator => "coordinator",
+            LaneKind::Worker => "worker",
+            LaneKind::Resource => "resource",
+        }
+    }
+}
+
+impl Timeline {
+    /// The class of lane `i`'s group: its kind, and alternate shading.
+    pub fn lane_class(&self, i: usize) -> String {
+        let parity = if i.is_multiple_of(2) { "even" } else { "odd" };
+        format!("lane lane-{} {parity}", self.lanes[i].kind.class())
+    }
+
+    /// Lane `i`'s background, `width` wide, and its time axis up to the present.
+    pub fn lane_shapes(&self, i: usize, width: i32) -> [(&'static str, Shape); 2] {
+        let l = &self.lanes[i];
+        [
+            (
+                "lane-bg",
+                Shape::Rect {
+                    x: 0,
+                    y: l.y,
+                    w: width,
+                    h: l.h,
+                    rx: 0,
+                },
+            ),
+            (
+                "axis",
+                Shape::Line {
+                    x1: LEFT - 8,
+                    y1: l.axis,
+                    x2: self.now_x,
+                    y2: l.axis,
+                },
+            ),
+        ]
+    }
+
+    /// The step numbers on the ruler: the current step's, and others where there is room.
+    pub fn step_numbers(&self) -> Vec<(usize, Text)> {
+        let mut last_label = -1000;
+        let mut out = Vec::new();
+        for b in &self.steps {
+            let cx = (b.x0 + b.x1) / 2;
+            if b.current || (b.x1 - b.x0 >= 14 && cx - last_label >= 22) {
+                let class = if b.current {
+                    "step-no current"
+                } else {
+                    "step-no"
+                };
+                out.push((
+                    b.step,
+                    text(class, cx, 12, Anchor::Middle, b.step.to_string()),
+                ));
+                last_label = cx;
+            }
+        }
+        out
+    }
+
+    /// The "now" line, top to bottom: (x, y0, y1).
+    pub fn now_line(&self) -> (i32, i32, i32) {
+        (self.now_x, RULER_H - 12, self.height)
+    }
+}
+
+/// The ruler's title.
+pub fn ruler_title() -> Text {
+    text("ruler-title", 2, 12, Anchor::Start, "step".into())
+}
+
+impl StepBand {
+    /// Its class: the current step's, and the step `marked` as where two runs part.
+    pub fn class(&self, marked: Option<usize>) -> &'static str {
+        match (self.current, Some(self.step) == marked) {
+            (true, true) => "step current diverge",
+            (false, true) => "step diverge",
+            (true, false) => "step current",
+            (false, false) => "step",
+        }
+    }
+
+    /// Its band, from the ruler's step numbers down to the bottom of a diagram `height` tall.
+    pub fn rect(&self, height: i32) -> Shape {
+        Shape::Rect {
+            x: self.x0,
+            y: RULER_H - 22,
+            w: (self.x1 - self.x0).max(1),
+            h: height - RULER_H + 22,
+            rx: 0,
+        }
+    }
+
+    /// The words under a band marked as where two runs part.
+    pub fn diverge_text(&self, height: i32) -> Text {
+        text(
+            "diverge-label",
+            (self.x0 + self.x1) / 2,
+            height - 6,
+            Anchor::Middle,
+            "≠ first difference".into(),
+        )
+    }
+}
+
+impl TickLabel {
+    /// Its grid line: (x, y0) down to the diagram's bottom.
+    pub fn grid_top(&self) -> (i32, i32) {
+        (self.x, RULER_H - 6)
+    }
+}
+
+impl Gap {
+    pub fn title(&self) -> String {
+        format!(
+            "{} ticks with nothing happening, drawn compressed",
+            self.ticks
+        )
+    }
+
+    /// Its shading, under the ruler down to the bottom of a diagram `height` tall.
+    pub fn rect(&self, height: i32) -> Shape {
+        Shape::Rect {
+            x: self.x0,
+            y: RULER_H,
+            w: self.x1 - self.x0,
+            h: height - RULER_H,
+            rx: 0,
+        }
+    }
+
+    pub fn text(&self) -> Text {
+        text(
+            "gap-label",
+            (self.x0 + self.x1) / 2,
+            RULER_H - 10,
+            Anchor::Middle,
+            "≈".into(),
+        )
+    }
+}
+
+impl Bar {
+    /// Its class: its kind, and whether it goes on past the present.
+    pub fn class(&self) -> String {
+        format!(
+            "bar {}{}",
+            self.kind.class(),
+            if self.open { " open" } else { "" }
+        )
+    }
+
+    pub fn rect(&self) -> Shape {
+        span(self.x0, self.x1, self.y, self.h, 3)
+    }
+}
+
+/// A rectangle from `x0` to `x1`, `h` tall from `y`, its corners rounded by `rx`.
+fn span(x0: i32, x1: i32, y: i32, h: i32, rx: i32) -> Shape {
+    Shape::Rect {
+        x: x0,
+        y,
+        w: x1 - x0,
+        h,
+        rx,
+    }
+}
+
+impl OverlapMark {
+    pub fn rect(&self) -> Shape {
+        span(self.x0, self.x1, self.y, self.h, 2)
+    }
+}
+
+impl Arrow {
+    /// Still on its way (in flight or held): it ends in an open head, not an arrowhead.
+    pub fn pending(&self) -> bool {
+        matches!(self.state, ArrowState::InFlight | ArrowState::Held)
+    }
+
+    /// Its class: its state and the kind of message (`k-write`).
+    pub fn class(&self) -> String {
+        format!("arrow {} k-{}", self.state.class(), self.kind)
+    }
+
+    /// The id of the arrowhead (`DEFS`) it ends in, if it arrived somewhere: writes have their own.
+    pub fn marker(&self) -> Option<&'static str> {
+        match (self.state, self.kind.as_str()) {
+            (ArrowState::Delivered | ArrowState::Lost, "write") => Some("ah-write"),
+            (ArrowState::Delivered | ArrowState::Lost, _) => Some("ah"),
+            _ => None,
+        }
+    }
+
+    /// The open head of a message still on its way.
+    pub fn head(&self) -> Option<Shape> {
+        self.pending().then_some(Shape::Circle {
+            cx: self.x1,
+            cy: self.y1,
+            r: 4,
+        })
+    }
+}
+
+impl Mark {
+    /// Its group's class: `mark` and its kind (`m-grant`).
+    pub fn group_class(&self) -> String {
+        format!("mark {}", self.class)
+    }
+
+    pub fn dot(&self) -> Shape {
+        Shape::Circle {
+            cx: self.x,
+            cy: self.y,
+            r: 9,
+        }
+    }
+
+    pub fn glyph_text(&self) -> Text {
+        text(
+            "glyph",
+            self.x,
+            self.y + 4,
+            Anchor::Middle,
+            self.glyph.clone(),
+        )
+    }
+}
+
+impl Verdict {
+    pub fn class(&self) -> String {
+        format!("verdict {}", self.kind.class())
+    }
+
+    /// Its shape: a square for a rejection, a circle for the rest.
+    pub fn shape(&self) -> Shape {
+        match self.kind {
+            VerdictKind::Rejected => Shape::Rect {
+                x: self.x - 11,
+                y: self.y - 11,
+                w: 22,
+                h: 22,
+                rx: 3,
+            },
+            _ => Shape::Circle {
+                cx: self.x,
+                cy: self.y,
+                r: 11,
+            },
+        }
+    }
+
+    pub fn glyph_text(&self) -> Text {
+        text(
+            "glyph",
+            self.x,
+            self.y + 5,
+            Anchor::Middle,
+            self.kind.glyph().to_string(),
+        )
+    }
+}
+
+impl ViolationMark {
+    /// Its red diamond.
+    pub fn shape(&self) -> Shape {
+        Shape::Path {
+            d: diamond(self.x, self.y, 11),
+        }
+    }
+
+    /// The ring around it that shows focus (and, in the app, that it is new).
+    pub fn ring(&self) -> Shape {
+        Shape::Path {
+            d: diamond(self.x, self.y, 15),
+        }
+    }
+
+    pub fn glyph_text(&self) -> Text {
+        text(
+            "bang",
+            self.x,
+            self.y + 5,
+            Anchor::Middle,
+            VIOLATION_GLYPH.into(),
+        )
+    }
 }
 
 #[cfg(test)]

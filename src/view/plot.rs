@@ -557,23 +557,15 @@ pub fn parse_point_id(s: &str) -> Option<(Metric, usize)> {
     Some((Metric::from_id(m)?, i.parse().ok()?))
 }
 
-/// Inline style, so an exported file looks the same anywhere; in the page the same rules come
-/// from static/style.css (a page under a strict Content-Security-Policy may not add a
-/// `<style>`; a test checks the page has every rule). Every class starts with `lp`,
-/// so the copy inside the page's SVGs styles nothing else on the page. `.lp-line` comes after
-/// the colour classes: a line has their stroke but never their fill (a path under a colour
-/// class with `fill` was drawn as a filled polygon down to the chart's first point).
-pub const STYLE: &str = ".lp{font:13px system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;fill:#1f2328}\
-.lp-bg{fill:#fff}.lp-grid{stroke:#e1e5ea;stroke-width:1}.lp-axis{stroke:#57606a;stroke-width:1.2}\
-.lp-muted{fill:#57606a;font-size:12px}.lp-title{font-size:16px;font-weight:700}\
-.lp-main{stroke:#0969da;fill:#0969da}.lp-bad{stroke:#cf222e;fill:#cf222e}.lp-good{stroke:#1a7f37;fill:#1a7f37}\
-.lp-warn{stroke:#9a6700;fill:#9a6700}\
-.lp-line{fill:none;stroke-width:2.5;stroke-linejoin:round}.lp-dash{stroke-dasharray:7 4}.lp-dot2{stroke-dasharray:2 3;stroke-width:1.8}\
-.lp-unsafe{fill:#cf222e;fill-opacity:.1}.lp-mark{stroke:#cf222e;stroke-width:1.5;stroke-dasharray:4 3}\
-.lp-marktext{fill:#a40e26;font-weight:700;font-size:12px}.lp-bantext{fill:#a40e26;font-size:12px}.lp-hit{fill:transparent;stroke:none}\
-.lp-dot{stroke:#fff;stroke-width:1.5}.lp-pt{cursor:pointer;outline:none}\
-.lp-ring{fill:none;stroke:#1f2328;stroke-width:2.5;visibility:hidden}\
-.lp-pt:focus-visible .lp-ring,.lp-pt:hover .lp-ring{visibility:visible}";
+/// The charts' rules: the very stylesheet the page links (static/plot.css; a page under a
+/// strict Content-Security-Policy may not add a `<style>`). An exported file carries it
+/// inline, written out (`style`), so it looks the same anywhere.
+const PLOT_CSS: &str = include_str!("../../static/plot.css");
+
+/// The exported chart's `<style>`: static/plot.css with its `var()`s written out.
+pub fn style() -> String {
+    super::svg::written_out(&[PLOT_CSS])
+}
 
 /// Whether the SVG goes into the page (points are focusable buttons; the heading is outside
 /// it) or into a file (title and footer inside, nothing interactive).
@@ -658,7 +650,7 @@ pub fn svg(c: &Chart, mode: Mode) -> String {
         esc(&c.summary)
     ));
     if export {
-        o.push_str(&format!("<style>{STYLE}</style>"));
+        o.push_str(&format!("<style>{}</style>", style()));
     }
     o.push_str(&format!(
         "<rect class=\"lp-bg\" width=\"{}\" height=\"{}\"/>",
@@ -773,14 +765,15 @@ mod tests {
 
     #[test]
     fn the_page_styles_its_charts_with_the_rules_an_export_carries() {
-        let css = include_str!("../../static/style.css");
-        for rule in STYLE.split_inclusive('}') {
-            assert!(css.contains(rule), "static/style.css lacks {rule}");
-        }
+        // The page links the file; an export carries it, written out.
+        let index = include_str!("../../index.html");
+        assert!(index.contains(r#"<link data-trunk rel="css" href="static/plot.css" />"#));
+        assert!(!style().contains("var(") && !style().contains("/*"));
+        assert!(style().contains(".lp-bad{stroke:#cf222e;fill:#cf222e}"));
         // And the page's SVG carries none of its own (a strict CSP refuses a `<style>`).
         let c = &charts(&result())[0];
         assert!(!svg(c, Mode::Page).contains("<style>"));
-        assert!(svg(c, Mode::Export).contains(&format!("<style>{STYLE}</style>")));
+        assert!(svg(c, Mode::Export).contains(&format!("<style>{}</style>", style())));
     }
     use crate::sim::lab::{self, LabParams};
 
@@ -813,9 +806,9 @@ mod tests {
     fn a_line_is_never_filled_by_its_colour_class() {
         // Equal specificity: the rule that comes last wins, so `.lp-line{fill:none}` must
         // follow every colour class that sets a fill.
-        let line = STYLE.find(".lp-line{fill:none").expect("the line rule");
+        let line = PLOT_CSS.find(".lp-line{fill:none").expect("the line rule");
         for colour in [".lp-main{", ".lp-bad{", ".lp-good{", ".lp-warn{"] {
-            let at = STYLE.find(colour).expect(colour);
+            let at = PLOT_CSS.find(colour).expect(colour);
             assert!(
                 at < line,
                 "{colour} comes after .lp-line and fills the lines"

@@ -5,7 +5,7 @@
 //!
 //! Pure string building: the CLI (`fencing-lab render`) and the app's "Export SVG" share it.
 
-use super::layout::{self, Arrow, ArrowState, LaneKind, Timeline, VerdictKind};
+use super::layout::{self, Arrow, Shape, Swatch, Timeline};
 use crate::sim::run::Run;
 use std::fmt::Write as _;
 
@@ -16,82 +16,68 @@ const HEAD: i32 = 54;
 /// Height of the legend below it.
 const LEGEND: i32 = 58;
 
-/// The app's timeline colours (static/style.css), with its CSS variables written out.
-const STYLE: &str = "
-text{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,'Noto Sans',sans-serif;font-size:11px;fill:#1f2328}
-.doc-title{font-size:17px;font-weight:700}
-.doc-sub{font-size:12px;fill:#57606a}
-.gutter-bg{fill:#fff;stroke:#d0d7de}
-.lane-name{font-size:13px;font-weight:700}
-.lane-detail{font-size:10.5px;fill:#57606a}
-.lane-coordinator .lane-name{fill:#6639ba}
-.lane-worker .lane-name{fill:#0550ae}
-.lane-resource .lane-name{fill:#116329}
-.lane.even .lane-bg{fill:#fff}
-.lane.odd .lane-bg{fill:#f6f8fa}
-.lane-bg{stroke:#eaeef2}
-.axis{stroke:#8c959f;stroke-width:1}
-.step{fill:transparent}
-.step.current{fill:#fff8c5;fill-opacity:.8;stroke:#d4a72c;stroke-dasharray:4 3}
-.ruler text{fill:#57606a}
-.ruler .step-no.current{fill:#7d4e00;font-weight:700;font-size:12px}
-.ruler .grid{stroke:#d8dee4;stroke-dasharray:2 4}
-.gap rect{fill:#eaeef2;fill-opacity:.7}
-.now{stroke:#1f2328;stroke-width:1.5;stroke-dasharray:5 3}
-.now-label{font-weight:700}
-.bar-holder rect{fill:#ddf4ff;stroke:#0969da;stroke-width:1.3}
-.bar-holder text{fill:#0a3069}
-.bar-belief rect{fill:#0969da}
-.bar-belief text{fill:#fff}
-.bar-text{font-size:10.5px;font-weight:600}
-.band-paused rect{fill:url(#hatch-pause);stroke:#9a6700}
-.hatch-bg{fill:#fff8c5}
-.hatch-line{stroke:#e3b341;stroke-width:3}
-.band-paused text{fill:#6b4500}
-.band-crashed rect{fill:#24292f}
-.band-crashed text{fill:#fff}
-.band-cutoff rect{fill:#fbefff;stroke:#8250df;stroke-dasharray:3 2}
-.band-cutoff text{fill:#6639ba}
-.band-text{font-weight:700}
-.overlap rect{fill:url(#hatch-overlap);stroke:#82071e}
-.overlap-bg{fill:#cf222e}
-.overlap-line{stroke:#a40e26;stroke-width:3}
-.overlap text{fill:#fff;font-size:9px;font-weight:700}
-.arrow line{stroke:#57606a;stroke-width:1.4}
-.arrow.k-write line{stroke:#0550ae;stroke-width:1.9}
-.arrow.in-flight line{stroke-dasharray:6 4}
-.arrow.held line{stroke:#9a6700;stroke-dasharray:2 4;stroke-width:2}
-.arrow.dropped line,.arrow.lost line{stroke:#8c959f;stroke-dasharray:3 3}
-.arrow .head{fill:#fff;stroke:#57606a;stroke-width:2}
-.arrow.held .head{stroke:#9a6700}
-.ah{fill:#57606a}
-.ah-write{fill:#0550ae}
-.arrow-label,.pending-label,.mark-label,.v-line{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}
-.arrow-label{fill:#0550ae;font-size:10.5px;font-weight:600}
-.pending-label{font-size:10.5px;font-weight:600}
-.mark .dot{fill:#fff;stroke:#57606a;stroke-width:1.3}
-.mark-label{fill:#57606a;font-size:10px}
-.m-grant .dot{stroke:#0969da}
-.m-expire .dot,.m-warn .dot{stroke:#bc4c00}
-.m-node .dot{stroke:#8250df;fill:#fbefff}
-.m-prepare .dot{stroke:#0550ae}
-.m-dropped .dot{stroke:#cf222e;fill:#fff}
-.m-held .dot{stroke:#9a6700;fill:#fff8c5}
-.v-accepted .shape,.v-noop .shape{fill:#1a7f37}
-.v-rejected .shape{fill:#953800}
-.v-replayed .shape{fill:#0969da}
-.v-checked .shape{fill:#fff;stroke:#57606a;stroke-width:1.5;stroke-dasharray:3 2}
-.verdict .glyph{fill:#fff;font-size:14px;font-weight:700}
-.v-checked .glyph{fill:#1f2328}
-.v-outcome{font-weight:700}
-.v-accepted .v-outcome{fill:#116329}
-.v-rejected .v-outcome{fill:#953800}
-.v-highest{fill:#57606a}
-.violation .shape{fill:#cf222e;stroke:#82071e;stroke-width:1.5}
-.violation text{fill:#fff;font-weight:800;font-size:14px}
-.legend-bg{fill:#f6f8fa;stroke:#d0d7de}
-.legend text{fill:#57606a;font-size:11px}
+/// The app's colours (custom properties), to write out the stylesheets' `var()`s with.
+const PALETTE: &str = include_str!("../../static/palette.css");
+/// The diagram's rules: the very stylesheet the page links for its timeline.
+pub const TIMELINE_CSS: &str = include_str!("../../static/timeline.css");
+/// What only the document draws: its title block, the lane names in its gutter, its legend
+/// (the page draws these in HTML, styled by static/style.css).
+const DOC_CSS: &str = "
+.doc{font-family:var(--sans)}
+.doc .doc-title{font-size:17px;font-weight:700}
+.doc .doc-sub{font-size:12px;fill:var(--muted)}
+.gutter-bg{fill:var(--white);stroke:var(--border)}
+.doc .lane-name{font-size:13px;font-weight:700}
+.doc .lane-detail{font-size:10.5px;fill:var(--muted)}
+.doc .lane-coordinator .lane-name{fill:var(--purple-6)}
+.doc .lane-worker .lane-name{fill:var(--accent-dark)}
+.doc .lane-resource .lane-name{fill:var(--green-6)}
+.legend-bg{fill:var(--gray-0);stroke:var(--border)}
+.doc .legend-text{fill:var(--muted);font-size:11px}
 ";
+
+/// The document's `<style>`: the timeline's stylesheet and the document's own rules, written
+/// out.
+pub fn stylesheet() -> String {
+    written_out(&[TIMELINE_CSS, DOC_CSS])
+}
+
+/// Stylesheets as an exported SVG carries them: without comments, every `var(--name)`
+/// replaced by its value in static/palette.css (a file read anywhere, by a viewer that may not
+/// know custom properties, looks as the page does), one line per line of rules.
+pub fn written_out(sheets: &[&str]) -> String {
+    let palette: Vec<(&str, &str)> = PALETTE
+        .lines()
+        .filter_map(|l| {
+            l.trim()
+                .strip_prefix("--")?
+                .strip_suffix(';')?
+                .split_once(':')
+        })
+        .map(|(name, value)| (name.trim(), value.trim()))
+        .collect();
+    let mut css = String::new();
+    for part in sheets {
+        let mut rest = *part;
+        while let Some(start) = rest.find("/*") {
+            css.push_str(&rest[..start]);
+            rest = rest[start..]
+                .split_once("*/")
+                .map_or("", |(_, after)| after);
+        }
+        css.push_str(rest);
+    }
+    for (name, value) in &palette {
+        css = css.replace(&format!("var(--{name})"), value);
+    }
+    // Indentation and blank lines dropped.
+    let lines: Vec<&str> = css
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    lines.join("\n")
+}
 
 /// Text for XML character data and attribute values.
 pub fn escape(s: &str) -> String {
@@ -148,15 +134,21 @@ impl Doc {
             r#"<circle class="{class}" cx="{cx}" cy="{cy}" r="{r}"/>"#
         );
     }
-    fn diamond(&mut self, class: &str, x: i32, y: i32, r: i32) {
-        let _ = write!(
-            self.0,
-            r#"<path class="{class}" d="M{x},{} L{},{y} L{x},{} L{},{y} Z"/>"#,
-            y - r,
-            x + r,
-            y + r,
-            x - r
-        );
+    fn path(&mut self, class: &str, d: &str) {
+        let _ = write!(self.0, r#"<path class="{class}" d="{d}"/>"#);
+    }
+    /// A shape the layout decided.
+    fn shape(&mut self, class: &str, sh: &Shape) {
+        match sh {
+            Shape::Circle { cx, cy, r } => self.circle(class, *cx, *cy, *r),
+            Shape::Rect { x, y, w, h, rx } => self.rect(class, *x, *y, *w, *h, *rx),
+            Shape::Line { x1, y1, x2, y2 } => self.line(class, *x1, *y1, *x2, *y2, None),
+            Shape::Path { d } => self.path(class, d),
+        }
+    }
+    /// Open a group with no title.
+    fn open(&mut self, class: &str) {
+        let _ = write!(self.0, r#"<g class="{}">"#, escape(class));
     }
     /// Open a group whose first child is a `<title>` (a tooltip in a browser, a description
     /// for a screen reader).
@@ -170,14 +162,6 @@ impl Doc {
     }
     fn end(&mut self) {
         self.0.push_str("</g>");
-    }
-}
-
-fn lane_class(k: LaneKind) -> &'static str {
-    match k {
-        LaneKind::Coordinator => "coordinator",
-        LaneKind::Worker => "worker",
-        LaneKind::Resource => "resource",
     }
 }
 
@@ -204,7 +188,7 @@ pub fn timeline_svg(tl: &Timeline, title: &str, subtitle: &str) -> String {
     let mut d = Doc(String::with_capacity(16 * 1024));
     let _ = write!(
         d.0,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" aria-labelledby="doc-title doc-desc">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="tl-svg doc" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" aria-labelledby="doc-title doc-desc">"#
     );
     let _ = write!(
         d.0,
@@ -218,8 +202,8 @@ pub fn timeline_svg(tl: &Timeline, title: &str, subtitle: &str) -> String {
             tl.violations.len()
         ))
     );
-    let _ = write!(d.0, "<style>{STYLE}</style>");
-    defs(&mut d);
+    let _ = write!(d.0, "<style>{}</style>", stylesheet());
+    d.0.push_str(layout::DEFS);
     d.rect("gutter-bg", 0, 0, width, height, 0);
     d.text("doc-title", 12, 22, "start", title);
     d.text("doc-sub", 12, 42, "start", subtitle);
@@ -227,12 +211,7 @@ pub fn timeline_svg(tl: &Timeline, title: &str, subtitle: &str) -> String {
     // Lane names in the gutter, then the diagram to its right.
     let _ = write!(d.0, r#"<g transform="translate(0,{HEAD})">"#);
     for (i, l) in tl.lanes.iter().enumerate() {
-        let parity = if i % 2 == 0 { "even" } else { "odd" };
-        let _ = write!(
-            d.0,
-            r#"<g class="lane lane-{} {parity}">"#,
-            lane_class(l.kind)
-        );
+        d.open(&tl.lane_class(i));
         d.rect("lane-bg", 0, l.y, GUTTER, l.h, 0);
         d.text("lane-name", 10, l.y + 20, "start", &l.name);
         d.text("lane-detail", 10, l.y + 35, "start", &l.detail);
@@ -246,43 +225,23 @@ pub fn timeline_svg(tl: &Timeline, title: &str, subtitle: &str) -> String {
     d.0
 }
 
-fn defs(d: &mut Doc) {
-    d.0.push_str(concat!(
-        "<defs>",
-        r#"<marker id="ah" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9" markerHeight="9" markerUnits="userSpaceOnUse" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="ah"/></marker>"#,
-        r#"<marker id="ah-write" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9" markerHeight="9" markerUnits="userSpaceOnUse" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="ah-write"/></marker>"#,
-        r#"<pattern id="hatch-pause" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="8" height="8" class="hatch-bg"/><line x1="0" y1="0" x2="0" y2="8" class="hatch-line"/></pattern>"#,
-        r#"<pattern id="hatch-overlap" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><rect width="6" height="6" class="overlap-bg"/><line x1="0" y1="0" x2="0" y2="6" class="overlap-line"/></pattern>"#,
-        "</defs>"
-    ));
-}
-
 /// What the app's timeline component draws, in the same order and with the same classes.
 fn diagram(d: &mut Doc, tl: &Timeline) {
     let w = tl.width.max(320);
-    for (i, l) in tl.lanes.iter().enumerate() {
-        let parity = if i % 2 == 0 { "even" } else { "odd" };
-        let _ = write!(d.0, r#"<g class="lane {parity}">"#);
-        d.rect("lane-bg", 0, l.y, w, l.h, 0);
-        d.line("axis", layout::LEFT - 8, l.axis, tl.now_x, l.axis, None);
+    for i in 0..tl.lanes.len() {
+        d.open(&tl.lane_class(i));
+        for (class, sh) in tl.lane_shapes(i, w) {
+            d.shape(class, &sh);
+        }
         d.end();
     }
     for b in &tl.steps {
-        let class = if b.current { "step current" } else { "step" };
-        d.rect(
-            class,
-            b.x0,
-            layout::RULER_H - 22,
-            (b.x1 - b.x0).max(1),
-            tl.height - layout::RULER_H + 22,
-            0,
-        );
+        d.shape(b.class(None), &b.rect(tl.height));
     }
     ruler(d, tl);
     for b in &tl.bars {
-        let bw = b.x1 - b.x0;
-        d.group(&format!("bar {}", b.kind.class()), &b.title);
-        d.rect("bar-rect", b.x0, b.y, bw, b.h, 3);
+        d.group(&b.class(), &b.title);
+        d.shape("bar-rect", &b.rect());
         if let Some(t) = &b.text {
             d.placed(t);
         }
@@ -290,7 +249,7 @@ fn diagram(d: &mut Doc, tl: &Timeline) {
     }
     for o in &tl.overlaps {
         d.group("overlap", &o.title);
-        d.rect("hatch", o.x0, o.y, o.x1 - o.x0, o.h, 2);
+        d.shape("hatch", &o.rect());
         if let Some(t) = &o.text {
             d.placed(t);
         }
@@ -300,22 +259,18 @@ fn diagram(d: &mut Doc, tl: &Timeline) {
         arrow(d, a);
     }
     for m in &tl.marks {
-        d.group(&format!("mark {}", m.class), &m.title);
-        d.circle("dot", m.x, m.y, 9);
-        d.text("glyph", m.x, m.y + 4, "middle", &m.glyph);
+        d.group(&m.group_class(), &m.title);
+        d.shape("dot", &m.dot());
+        d.placed(&m.glyph_text());
         if let Some(t) = &m.text {
             d.placed(t);
         }
         d.end();
     }
     for v in &tl.verdicts {
-        let glyph = v.kind.glyph();
-        d.group(&format!("verdict {}", v.kind.class()), &v.explain());
-        match v.kind {
-            VerdictKind::Rejected => d.rect("shape", v.x - 11, v.y - 11, 22, 22, 3),
-            _ => d.circle("shape", v.x, v.y, 11),
-        }
-        d.text("glyph", v.x, v.y + 5, "middle", glyph);
+        d.group(&v.class(), &v.explain());
+        d.shape("shape", &v.shape());
+        d.placed(&v.glyph_text());
         for t in v.lines() {
             d.placed(&t);
         }
@@ -323,76 +278,40 @@ fn diagram(d: &mut Doc, tl: &Timeline) {
     }
     for v in &tl.violations {
         d.group("violation", &v.aria_label());
-        d.diamond("shape", v.x, v.y, 11);
-        d.text("bang", v.x, v.y + 5, "middle", "!");
+        d.shape("shape", &v.shape());
+        d.placed(&v.glyph_text());
         d.end();
     }
-    d.line(
-        "now",
-        tl.now_x,
-        layout::RULER_H - 12,
-        tl.now_x,
-        tl.height,
-        None,
-    );
+    let (x, y0, y1) = tl.now_line();
+    d.line("now", x, y0, x, y1, None);
     d.placed(&layout::now_text(tl));
 }
 
 fn ruler(d: &mut Doc, tl: &Timeline) {
-    d.0.push_str(r#"<g class="ruler">"#);
-    d.text("ruler-title", 2, 12, "start", "step");
-    let mut last_label = -1000;
-    for b in &tl.steps {
-        let cx = (b.x0 + b.x1) / 2;
-        if b.current || (b.x1 - b.x0 >= 14 && cx - last_label >= 22) {
-            let class = if b.current {
-                "step-no current"
-            } else {
-                "step-no"
-            };
-            d.text(class, cx, 12, "middle", &b.step.to_string());
-            last_label = cx;
-        }
+    d.open("ruler");
+    d.placed(&layout::ruler_title());
+    for (_, t) in tl.step_numbers() {
+        d.placed(&t);
     }
     for t in &tl.ticks {
-        d.line("grid", t.x, layout::RULER_H - 6, t.x, tl.height, None);
+        let (x, y0) = t.grid_top();
+        d.line("grid", x, y0, x, tl.height, None);
         d.placed(&layout::tick_text(t));
     }
     for g in &tl.gaps {
-        d.group(
-            "gap",
-            &format!("{} ticks with nothing happening, drawn compressed", g.ticks),
-        );
-        d.rect(
-            "gap-bg",
-            g.x0,
-            layout::RULER_H,
-            g.x1 - g.x0,
-            tl.height - layout::RULER_H,
-            0,
-        );
-        d.text(
-            "gap-label",
-            (g.x0 + g.x1) / 2,
-            layout::RULER_H - 10,
-            "middle",
-            "≈",
-        );
+        d.group("gap", &g.title());
+        d.shape("gap-bg", &g.rect(tl.height));
+        d.placed(&g.text());
         d.end();
     }
     d.end();
 }
 
 fn arrow(d: &mut Doc, a: &Arrow) {
-    d.group(&format!("arrow {} k-{}", a.state.class(), a.kind), &a.title);
-    let marker = match (a.state, a.kind.as_str()) {
-        (ArrowState::Delivered | ArrowState::Lost, "write") => Some("ah-write"),
-        (ArrowState::Delivered | ArrowState::Lost, _) => Some("ah"),
-        _ => None,
-    };
-    d.line("shaft", a.x0, a.y0, a.x1, a.y1, marker);
-    if matches!(a.state, ArrowState::InFlight | ArrowState::Held) {
-        d.circle("head", a.x1, a.y1, 4);
+    d.group(&a.class(), &a.title);
+    d.line("shaft", a.x0, a.y0, a.x1, a.y1, a.marker());
+    if let Some(head) = a.head() {
+        d.shape("head", &head);
     }
     if let Some(t) = &a.text {
         d.placed(t);
@@ -400,93 +319,71 @@ fn arrow(d: &mut Doc, a: &Arrow) {
     d.end();
 }
 
-/// The app's legend, drawn: a swatch and its words per entry, wrapped to `width`.
+/// The legend (`layout::LEGEND`), drawn: a swatch and its words per entry, wrapped to `width`.
 fn legend(d: &mut Doc, x0: i32, y0: i32, width: i32) {
-    d.0.push_str(r#"<g class="legend">"#);
+    d.open("doc-legend");
     d.rect("legend-bg", x0 - 6, y0, width + 12, LEGEND - 14, 4);
-    let entries: [(&str, &str); 10] = [
-        ("holder", "coordinator's view of the lease"),
-        ("belief", "the worker's own belief"),
-        ("overlap", "⚠ two workers believe at once"),
-        ("paused", "paused (stop-the-world)"),
-        ("crashed", "✕ crashed"),
-        ("accepted", "accepted"),
-        ("rejected", "rejected"),
-        ("violation", "violation (its <title> says why)"),
-        ("pending", "message in flight"),
-        ("held", "message held by the network"),
-    ];
     let (mut x, mut y) = (x0, y0 + 15);
-    for (kind, words) in entries {
+    for (swatch, words) in layout::LEGEND {
         // About 6 px a character at 11 px, plus the swatch.
         let w = 34 + words.chars().count() as i32 * 6 + 14;
         if x + w > x0 + width && x > x0 {
             x = x0;
             y += 18;
         }
-        let sy = y - 8;
-        match kind {
-            "holder" | "belief" | "crashed" => {
-                let class = match kind {
-                    "holder" => "bar bar-holder",
-                    "belief" => "bar bar-belief",
-                    _ => "bar band-crashed",
-                };
-                let _ = write!(d.0, r#"<g class="{class}">"#);
-                d.rect("sw", x, sy, 24, 11, 2);
-                d.end();
-            }
-            "paused" => {
-                d.0.push_str(r#"<g class="bar band-paused">"#);
-                d.rect("sw", x, sy, 24, 11, 2);
-                d.end();
-            }
-            "overlap" => {
-                d.0.push_str(r#"<g class="overlap">"#);
-                d.rect("sw", x, sy, 24, 11, 2);
-                d.end();
-            }
-            "accepted" => {
-                d.0.push_str(r#"<g class="verdict v-accepted">"#);
-                d.circle("shape", x + 12, sy + 5, 8);
-                d.text("glyph", x + 12, sy + 10, "middle", "✓");
-                d.end();
-            }
-            "rejected" => {
-                d.0.push_str(r#"<g class="verdict v-rejected">"#);
-                d.rect("shape", x + 4, sy - 3, 16, 16, 3);
-                d.text("glyph", x + 12, sy + 10, "middle", "✗");
-                d.end();
-            }
-            "violation" => {
-                d.0.push_str(r#"<g class="violation">"#);
-                d.diamond("shape", x + 12, sy + 5, 9);
-                d.text("bang", x + 12, sy + 10, "middle", "!");
-                d.end();
-            }
-            "pending" | "held" => {
-                let class = if kind == "held" {
-                    "arrow held"
-                } else {
-                    "arrow in-flight"
-                };
-                let _ = write!(d.0, r#"<g class="{class}">"#);
-                d.line("shaft", x, sy + 5, x + 24, sy + 5, None);
-                d.end();
-            }
-            _ => {}
-        }
+        swatch_at(d, swatch, x, y - 8);
         d.text("legend-text", x + 30, y, "start", words);
         x += w;
     }
     d.end();
 }
 
+/// A legend entry's swatch, 24 px wide from (x, y): what the diagram draws for it, small.
+fn swatch_at(d: &mut Doc, swatch: Swatch, x: i32, y: i32) {
+    let glyph = swatch.glyph().unwrap_or_default();
+    match swatch {
+        Swatch::Holder | Swatch::Belief | Swatch::Paused | Swatch::Crashed | Swatch::Overlap => {
+            d.open(match swatch {
+                Swatch::Holder => "bar bar-holder",
+                Swatch::Belief => "bar bar-belief",
+                Swatch::Paused => "bar band-paused",
+                Swatch::Crashed => "bar band-crashed",
+                _ => "overlap",
+            });
+            d.rect("sw", x, y, 24, 11, 2);
+        }
+        Swatch::Accepted => {
+            d.open("verdict v-accepted");
+            d.circle("shape", x + 12, y + 5, 8);
+            d.text("glyph", x + 12, y + 10, "middle", glyph);
+        }
+        Swatch::Rejected => {
+            d.open("verdict v-rejected");
+            d.rect("shape", x + 4, y - 3, 16, 16, 3);
+            d.text("glyph", x + 12, y + 10, "middle", glyph);
+        }
+        Swatch::Violation => {
+            d.open("violation");
+            d.path("shape", &layout::diamond(x + 12, y + 5, 9));
+            d.text("bang", x + 12, y + 10, "middle", glyph);
+        }
+        Swatch::Pending | Swatch::Held => {
+            d.open(if swatch == Swatch::Held {
+                "arrow held"
+            } else {
+                "arrow in-flight"
+            });
+            d.line("shaft", x, y + 5, x + 24, y + 5, None);
+        }
+    }
+    d.end();
+}
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::presets;
     use crate::sim::run::Run;
+    use crate::view::layout::VerdictKind;
 
     fn paused_writer_svg() -> String {
         let s = presets::get("paused-writer").unwrap();
@@ -610,5 +507,133 @@ mod tests {
         assert!(texts(&doc).contains(&"variant <fenced> & more".to_string()));
         assert!(svg.contains("variant &lt;fenced&gt; &amp; more"));
         assert_eq!(escape("a\"b'c\u{1}"), "a&quot;b&apos;c");
+    }
+
+    /// The class tokens a stylesheet's selectors name.
+    fn selector_classes(css: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for rule in css.split('}') {
+            let selector = rule.split('{').next().unwrap_or("");
+            for part in selector.split('.').skip(1) {
+                let name: String = part
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                    .collect();
+                out.push(name);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_document_carries_the_pages_timeline_stylesheet_written_out() {
+        let svg = paused_writer_svg();
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let style = doc
+            .descendants()
+            .find(|n| n.has_tag_name("style"))
+            .and_then(|n| n.text())
+            .unwrap();
+        assert_eq!(style, stylesheet());
+        assert!(!style.contains("var("), "a var() left: {style}");
+        assert!(!style.contains("/*"));
+        // Every rule of static/timeline.css, in its order, each colour written out.
+        let timeline: Vec<&str> = TIMELINE_CSS
+            .lines()
+            .map(str::trim)
+            .filter(|l| l.ends_with('{'))
+            .collect();
+        let mut at = 0;
+        for selector in timeline {
+            let found = style[at..].find(selector).unwrap_or_else(|| {
+                panic!("{selector} of static/timeline.css is not in the document, in order")
+            });
+            at += found + selector.len();
+        }
+        assert!(style.contains(".arrow.k-write line {\nstroke: #0550ae;"));
+        // The page links the same file (trunk copies it into dist/), after the palette.
+        let index = include_str!("../../index.html");
+        let links: Vec<&str> = index
+            .lines()
+            .filter(|l| l.contains(r#"data-trunk rel="css""#))
+            .collect();
+        assert!(links[0].contains("static/palette.css"), "{links:?}");
+        assert!(links.iter().any(|l| l.contains("static/timeline.css")));
+    }
+
+    #[test]
+    fn every_class_the_layout_gives_has_a_rule_in_the_timeline_stylesheet() {
+        let styled: Vec<String> = selector_classes(TIMELINE_CSS)
+            .into_iter()
+            .chain(selector_classes(DOC_CSS))
+            .collect();
+        // Names that only group or mark what is drawn (a key for tests and scripts), with
+        // nothing of their own to style.
+        let structural = [
+            "lane",
+            "lane-coordinator",
+            "lane-worker",
+            "lane-resource",
+            "shaft",
+            "bar-rect",
+            "hatch",
+            "gap-bg",
+            "gap-label",
+            "ruler-title",
+            "tick-label",
+            "step-no",
+            "bang",
+            "doc-legend",
+            "sw",
+            "open",
+            "v-what",
+            "label",
+            "delivered",
+            "k-acquire",
+            "k-grant",
+            "k-available",
+            "k-renew",
+            "k-renewed",
+            "k-renewal",
+            "k-release",
+            "k-reply",
+            "k-fence",
+            "m-minor",
+            "shape",
+            "doc",
+            "band-text",
+        ];
+        let mut seen = Vec::new();
+        for s in presets::all() {
+            // The scenario as it is, and under each of its variants.
+            for v in std::iter::once(None).chain(s.variants.iter().map(Some)) {
+                let mut run = Run::new(&s, v);
+                run.run_script().unwrap();
+                let svg = timeline_svg(&layout::layout(&run), &s.title, "");
+                let doc = roxmltree::Document::parse(&svg).unwrap();
+                for class in doc.descendants().filter_map(|n| n.attribute("class")) {
+                    for token in class.split_whitespace() {
+                        if !seen.iter().any(|s: &String| s == token) {
+                            seen.push(token.to_string());
+                        }
+                    }
+                }
+            }
+        }
+        let unstyled: Vec<&String> = seen
+            .iter()
+            .filter(|c| !styled.contains(c) && !structural.contains(&c.as_str()))
+            .collect();
+        assert!(
+            unstyled.is_empty(),
+            "no rule in static/timeline.css for {unstyled:?}"
+        );
+        // And the structural list names only what is drawn.
+        for c in structural {
+            assert!(
+                seen.iter().any(|s| s == c) || c.starts_with("k-"),
+                "{c} is not drawn"
+            );
+        }
     }
 }

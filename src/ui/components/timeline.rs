@@ -4,9 +4,7 @@
 //! class), so the DOM after stepping forward and back is the DOM that was there before.
 
 use crate::ui::state::use_app;
-use crate::view::layout::{
-    self, Arrow, ArrowState, Bar, LaneKind, Mark, Timeline as Tl, Verdict, VerdictKind,
-};
+use crate::view::layout::{self, with_recent, Arrow, Bar, Mark, Shape, Timeline as Tl, Verdict};
 use gloo_events::EventListener;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -15,14 +13,6 @@ use yew::prelude::*;
 
 fn s(v: i32) -> String {
     v.to_string()
-}
-
-fn cls(base: &str, recent: bool) -> String {
-    if recent {
-        format!("{base} recent")
-    } else {
-        base.to_string()
-    }
 }
 
 // Leaf elements, each with one fixed set of attributes. Kept out of line: the diagram uses
@@ -40,18 +30,30 @@ fn placed(t: &layout::Text) -> Html {
 }
 
 #[inline(never)]
-fn rect(class: &'static str, x: i32, y: i32, w: i32, h: i32, rx: &'static str) -> Html {
-    html! { <rect {class} x={s(x)} y={s(y)} width={s(w)} height={s(h)} {rx} /> }
+fn rect(class: &'static str, x: i32, y: i32, w: i32, h: i32, rx: i32) -> Html {
+    html! { <rect {class} x={s(x)} y={s(y)} width={s(w)} height={s(h)} rx={s(rx)} /> }
 }
 
 #[inline(never)]
-fn line(class: &'static str, x1: i32, y1: i32, x2: i32, y2: i32, marker: &'static str) -> Html {
+fn line(class: &'static str, x1: i32, y1: i32, x2: i32, y2: i32, marker: Option<&str>) -> Html {
+    let marker = marker.map_or_else(|| "none".to_string(), |m| format!("url(#{m})"));
     html! { <line {class} x1={s(x1)} y1={s(y1)} x2={s(x2)} y2={s(y2)} marker-end={marker} /> }
 }
 
 #[inline(never)]
-fn circle(class: &'static str, cx: i32, cy: i32, r: &'static str) -> Html {
-    html! { <circle {class} cx={s(cx)} cy={s(cy)} {r} /> }
+fn circle(class: &'static str, cx: i32, cy: i32, r: i32) -> Html {
+    html! { <circle {class} cx={s(cx)} cy={s(cy)} r={s(r)} /> }
+}
+
+/// A shape the layout decided.
+#[inline(never)]
+fn shape(class: &'static str, sh: &Shape) -> Html {
+    match sh {
+        Shape::Circle { cx, cy, r } => circle(class, *cx, *cy, *r),
+        Shape::Rect { x, y, w, h, rx } => rect(class, *x, *y, *w, *h, *rx),
+        Shape::Line { x1, y1, x2, y2 } => line(class, *x1, *y1, *x2, *y2, None),
+        Shape::Path { d } => path(class, d.clone()),
+    }
 }
 
 #[inline(never)]
@@ -229,7 +231,7 @@ pub(crate) fn Diagram(p: &DiagramProps) -> Html {
         <div class="tl-wrap">
             <div class="tl-gutter" aria-hidden="true" ref={gutter.clone()}>
                 for l in tl.lanes.iter() {
-                    <div class={format!("lane-label lane-{}", lane_class(l.kind))} key={l.name.clone()}>
+                    <div class={format!("lane-label lane-{}", l.kind.class())} key={l.name.clone()}>
                         <b>{l.name.clone()}</b><small>{l.detail.clone()}</small>
                     </div>
                 }
@@ -239,7 +241,7 @@ pub(crate) fn Diagram(p: &DiagramProps) -> Html {
                 <svg class="tl-svg" xmlns="http://www.w3.org/2000/svg" width={s(tl.width)} height={s(tl.height)}
                     viewBox={format!("0 0 {} {}", tl.width, tl.height)} role="group" aria-labelledby={p.label.clone()} aria-describedby={p.desc_id.clone()}>
                     <desc id={p.desc_id.clone()}>{p.desc.clone()}</desc>
-                    if p.defs { {defs()} }
+                    if p.defs { {Html::from_html_unchecked(AttrValue::Static(layout::DEFS))} }
                     {lanes(tl)}
                     {steps(tl, p.mark)}
                     {ruler(tl)}
@@ -249,7 +251,7 @@ pub(crate) fn Diagram(p: &DiagramProps) -> Html {
                         for (i, o) in tl.overlaps.iter().enumerate() {
                             {group(format!("o{i}"), "overlap".into(), vec![
                                 title(o.title.clone()),
-                                rect("hatch", o.x0, o.y, o.x1 - o.x0, o.h, "2"),
+                                shape("hatch", &o.rect()),
                                 o.text.as_ref().map_or_else(Html::default, placed),
                             ])}
                         }
@@ -263,18 +265,18 @@ pub(crate) fn Diagram(p: &DiagramProps) -> Html {
                     </g>
                     <g class="violations">
                         for (i, v) in tl.violations.iter().enumerate() {
-                            <g class={cls("violation", v.recent)} key={format!("x{i}")} tabindex="0" role="img" aria-label={v.aria_label()}
+                            <g class={with_recent("violation", v.recent)} key={format!("x{i}")} tabindex="0" role="img" aria-label={v.aria_label()}
                                 onfocus={show(v.aria_label()).reform(|_: FocusEvent| ())}
                                 onclick={show(v.aria_label()).reform(|_: MouseEvent| ())}
                                 onblur={hide.clone()}>
                                 {title(v.aria_label())}
-                                {path("ring", diamond(v.x, v.y, 15))}
-                                {path("shape", diamond(v.x, v.y, 11))}
-                                {text("bang", v.x, v.y + 5, "middle", "!".into())}
+                                {shape("ring", &v.ring())}
+                                {shape("shape", &v.shape())}
+                                {placed(&v.glyph_text())}
                             </g>
                         }
                     </g>
-                    {line("now", tl.now_x, layout::RULER_H - 12, tl.now_x, tl.height, "none")}
+                    {now_line(tl)}
                     {placed(&layout::now_text(tl))}
                 </svg>
             </div>
@@ -344,58 +346,25 @@ fn BarTexts(p: &BarTextsProps) -> Html {
     html! { <g class="bar-texts">{for texts}</g> }
 }
 
-fn lane_class(k: LaneKind) -> &'static str {
-    match k {
-        LaneKind::Coordinator => "coordinator",
-        LaneKind::Worker => "worker",
-        LaneKind::Resource => "resource",
-    }
-}
-
-fn diamond(x: i32, y: i32, r: i32) -> String {
-    format!(
-        "M{x},{} L{},{y} L{x},{} L{},{y} Z",
-        y - r,
-        x + r,
-        y + r,
-        x - r
-    )
+fn now_line(tl: &Tl) -> Html {
+    let (x, y0, y1) = tl.now_line();
+    line("now", x, y0, x, y1, None)
 }
 
 fn legend() -> Html {
     html! {
         <ul class="legend" aria-label="Legend">
-            <li><span class="sw sw-holder"></span>{"coordinator's view of the lease"}</li>
-            <li><span class="sw sw-belief"></span>{"the worker's own belief"}</li>
-            <li><span class="sw sw-overlap"></span>{"⚠ two workers believe at once"}</li>
-            <li><span class="sw sw-paused"></span>{"❚❚ paused (stop-the-world)"}</li>
-            <li><span class="sw sw-crashed"></span>{"✕ crashed"}</li>
-            <li><span class="g g-accepted">{"✓"}</span>{"accepted"}</li>
-            <li><span class="g g-rejected">{"✗"}</span>{"rejected"}</li>
-            <li><span class="g g-violation">{"!"}</span>{"violation (focus or click it for why)"}</li>
-            <li><span class="sw sw-pending"></span>{"message still in flight"}</li>
+            for (sw, words) in layout::LEGEND {
+                <li>
+                    if let Some(glyph) = sw.glyph() {
+                        <span class={format!("g g-{}", sw.name())}>{glyph}</span>
+                    } else {
+                        <span class={format!("sw sw-{}", sw.name())}></span>
+                    }
+                    {words}
+                </li>
+            }
         </ul>
-    }
-}
-
-fn defs() -> Html {
-    html! {
-        <defs>
-            <marker id="ah" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9" markerHeight="9" markerUnits="userSpaceOnUse" orient="auto-start-reverse">
-                <path d="M0,0 L10,5 L0,10 z" class="ah" />
-            </marker>
-            <marker id="ah-write" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9" markerHeight="9" markerUnits="userSpaceOnUse" orient="auto-start-reverse">
-                <path d="M0,0 L10,5 L0,10 z" class="ah-write" />
-            </marker>
-            <pattern id="hatch-pause" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-                <rect width="8" height="8" class="hatch-bg" />
-                <line x1="0" y1="0" x2="0" y2="8" class="hatch-line" />
-            </pattern>
-            <pattern id="hatch-overlap" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">
-                <rect width="6" height="6" class="overlap-bg" />
-                <line x1="0" y1="0" x2="0" y2="6" class="overlap-line" />
-            </pattern>
-        </defs>
     }
 }
 
@@ -403,29 +372,21 @@ fn lanes(tl: &Tl) -> Html {
     html! {
         <g class="lanes">
             for (i, l) in tl.lanes.iter().enumerate() {
-                {group(l.name.clone(), format!("lane lane-{} {}", lane_class(l.kind), if i % 2 == 0 { "even" } else { "odd" }), vec![
-                    rect("lane-bg", 0, l.y, tl.width, l.h, "0"),
-                    line("axis", layout::LEFT - 8, l.axis, tl.now_x, l.axis, "none"),
-                ])}
+                {group(l.name.clone(), tl.lane_class(i),
+                    tl.lane_shapes(i, tl.width).iter().map(|(class, sh)| shape(class, sh)).collect())}
             }
         </g>
     }
 }
 
 fn steps(tl: &Tl, marked: Option<usize>) -> Html {
-    let class = |b: &layout::StepBand| match (b.current, Some(b.step) == marked) {
-        (true, true) => "step current diverge",
-        (false, true) => "step diverge",
-        (true, false) => "step current",
-        (false, false) => "step",
-    };
     html! {
         <g class="steps">
             for b in tl.steps.iter() {
                 {group(format!("s{}", b.step), "step-band".into(), vec![
-                    rect(class(b), b.x0, layout::RULER_H - 22, (b.x1 - b.x0).max(1), tl.height - layout::RULER_H + 22, "0"),
+                    shape(b.class(marked), &b.rect(tl.height)),
                     if Some(b.step) == marked {
-                        text("diverge-label", (b.x0 + b.x1) / 2, tl.height - 6, "middle", "≠ first difference".into())
+                        placed(&b.diverge_text(tl.height))
                     } else {
                         Html::default()
                     },
@@ -436,34 +397,26 @@ fn steps(tl: &Tl, marked: Option<usize>) -> Html {
 }
 
 fn ruler(tl: &Tl) -> Html {
-    let mut last_label = -1000;
-    let mut numbers = Vec::new();
-    for b in &tl.steps {
-        let cx = (b.x0 + b.x1) / 2;
-        if b.current || (b.x1 - b.x0 >= 14 && cx - last_label >= 22) {
-            numbers.push((b.step, cx, b.current));
-            last_label = cx;
-        }
-    }
     html! {
         <g class="ruler">
-            {text("ruler-title", 2, 12, "start", "step".into())}
-            for (n, cx, current) in numbers {
-                {group(format!("n{n}"), "step-no-g".into(), vec![
-                    text(if current { "step-no current" } else { "step-no" }, cx, 12, "middle", n.to_string()),
-                ])}
+            {placed(&layout::ruler_title())}
+            for (n, t) in tl.step_numbers() {
+                {group(format!("n{n}"), "step-no-g".into(), vec![placed(&t)])}
             }
             for t in tl.ticks.iter() {
                 {group(format!("t{}", t.tick), "tick".into(), vec![
-                    line("grid", t.x, layout::RULER_H - 6, t.x, tl.height, "none"),
+                    {
+                        let (x, y0) = t.grid_top();
+                        line("grid", x, y0, x, tl.height, None)
+                    },
                     placed(&layout::tick_text(t)),
                 ])}
             }
             for g in tl.gaps.iter() {
                 {group(format!("g{}", g.x0), "gap".into(), vec![
-                    title(format!("{} ticks with nothing happening, drawn compressed", g.ticks)),
-                    rect("gap-bg", g.x0, layout::RULER_H, g.x1 - g.x0, tl.height - layout::RULER_H, "0"),
-                    text("gap-label", (g.x0 + g.x1) / 2, layout::RULER_H - 10, "middle", "≈".into()),
+                    title(g.title()),
+                    shape("gap-bg", &g.rect(tl.height)),
+                    placed(&g.text()),
                 ])}
             }
         </g>
@@ -471,84 +424,61 @@ fn ruler(tl: &Tl) -> Html {
 }
 
 fn bar(i: usize, b: &Bar) -> Html {
-    let w = b.x1 - b.x0;
-    let class = format!(
-        "bar {}{}{}",
-        b.kind.class(),
-        if b.open { " open" } else { "" },
-        if b.recent { " recent" } else { "" }
-    );
     group(
         format!("b{i}"),
-        class,
-        vec![
-            title(b.title.clone()),
-            rect("bar-rect", b.x0, b.y, w, b.h, "3"),
-        ],
+        with_recent(&b.class(), b.recent),
+        vec![title(b.title.clone()), shape("bar-rect", &b.rect())],
     )
 }
 
 fn arrow(a: &Arrow) -> Html {
-    let class = format!(
-        "arrow {} k-{}{}",
-        a.state.class(),
-        a.kind,
-        if a.recent { " recent" } else { "" }
-    );
-    let marker = match (a.state, a.kind.as_str()) {
-        (ArrowState::Delivered | ArrowState::Lost, "write") => "url(#ah-write)",
-        (ArrowState::Delivered | ArrowState::Lost, _) => "url(#ah)",
-        _ => "none",
-    };
-    let pending = matches!(a.state, ArrowState::InFlight | ArrowState::Held);
     let mut parts = vec![
         title(a.title.clone()),
-        line("shaft", a.x0, a.y0, a.x1, a.y1, marker),
+        line("shaft", a.x0, a.y0, a.x1, a.y1, a.marker()),
     ];
-    if pending {
-        parts.push(circle("head", a.x1, a.y1, "4"));
+    if let Some(head) = a.head() {
+        parts.push(shape("head", &head));
     }
     if let Some(t) = &a.text {
         parts.push(placed(t));
     }
-    group(format!("a{}", a.id), class, parts)
+    group(
+        format!("a{}", a.id),
+        with_recent(&a.class(), a.recent),
+        parts,
+    )
 }
 
 fn mark(i: usize, m: &Mark) -> Html {
     let mut parts = vec![
         title(m.title.clone()),
-        circle("dot", m.x, m.y, "9"),
-        text("glyph", m.x, m.y + 4, "middle", m.glyph.clone()),
+        shape("dot", &m.dot()),
+        placed(&m.glyph_text()),
     ];
     if let Some(t) = &m.text {
         parts.push(placed(t));
     }
     group(
         format!("m{i}"),
-        format!("mark {}{}", m.class, if m.recent { " recent" } else { "" }),
+        with_recent(&m.group_class(), m.recent),
         parts,
     )
 }
 
 /// A verdict: focusable, and focusing or clicking it shows its explanation.
 fn verdict(i: usize, v: &Verdict, show: Callback<()>, hide: Callback<FocusEvent>) -> Html {
-    let glyph = v.kind.glyph();
     let explain = v.explain();
-    let shape = match v.kind {
-        VerdictKind::Rejected => rect("shape", v.x - 11, v.y - 11, 22, 22, "3"),
-        _ => circle("shape", v.x, v.y, "11"),
-    };
     let [what, outcome, highest] = v.lines();
     html! {
-        <g key={format!("v{i}")} class={format!("verdict {}{}", v.kind.class(), if v.recent { " recent" } else { "" })}
+        <g key={format!("v{i}")} class={with_recent(&v.class(), v.recent)}
             tabindex="0" role="img" aria-label={explain.clone()}
             onfocus={show.reform(|_: FocusEvent| ())}
             onclick={show.reform(|_: MouseEvent| ())}
             onblur={hide}>
             {title(explain)}
-            {circle("halo", v.x, v.y, "16")}
-            {shape}
-            {text("glyph", v.x, v.y + 5, "middle", glyph.to_string())}
+            {circle("halo", v.x, v.y, 16)}
+            {shape("shape", &v.shape())}
+            {placed(&v.glyph_text())}
             {placed(&what)}
             {placed(&outcome)}
             {placed(&highest)}
