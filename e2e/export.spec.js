@@ -37,6 +37,12 @@ test('Export SVG and PNG of paused-writer at its end', async ({ page, pageErrors
   expect(parsed.texts).toContain('A paused writer comes back');
   expect(parsed.texts, 'the stale write rejected at the end').toContain('rejected: stale');
   expect(parsed.texts.some((t) => t.includes('A-stale'))).toBe(true);
+  // It carries the page's own timeline stylesheet, read from the page, every colour written
+  // out: a viewer without the page's custom properties draws it the same.
+  const style = svg.bytes.toString('utf8').match(/<style>([\s\S]*?)<\/style>/)[1];
+  expect(style).not.toContain('var(');
+  expect(style).toMatch(/\.arrow\.k-write line \{[^}]*stroke: #0550ae/);
+  expect(style).toContain('.doc .doc-title');
 
   const png = await download(page, 'Export PNG');
   expect(png.name).toBe(svg.name.replace(/\.svg$/, '.png'));

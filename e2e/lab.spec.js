@@ -79,6 +79,10 @@ test('the lab plots four charts against TTL and says no TTL is safe without fenc
   expect(svg.texts).toContain('No TTL is safe without fencing');
   expect(svg.texts.some((t) => /^stale writes seen at TTL \d+/.test(t))).toBe(true);
   expect(svg.texts.some((t) => t.includes('Unsafe'))).toBe(false);
+  // The charts' stylesheet, read from the page, with its colours written out.
+  const style = text.match(/<style>([\s\S]*?)<\/style>/)[1];
+  expect(style).not.toContain('var(');
+  expect(style).toMatch(/\.lp-bad \{[^}]*stroke: #cf222e/);
 
   await page.setViewportSize({ width: 1280, height: 900 });
   await lab(page).scrollIntoViewIfNeeded();

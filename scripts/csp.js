@@ -34,9 +34,10 @@ const policy = [
 ].join('; ');
 const meta = `<meta http-equiv="Content-Security-Policy" content="${policy}" />`;
 html = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>\s*/g, '');
-html = html.replace(/(<meta charset="utf-8" \/>)/, `$1\n    ${meta}`);
+// As written in index.html, or as trunk's minifier gives it back (`<meta charset=utf-8>`).
+html = html.replace(/(<meta charset="?utf-8"?\s*\/?>)/i, `$1\n    ${meta}`);
 if (!html.includes(meta)) {
-  console.error('csp: no <meta charset="utf-8" /> to put the policy after');
+  console.error('csp: no <meta charset="utf-8"> to put the policy after');
   process.exit(1);
 }
 fs.writeFileSync(file, html);

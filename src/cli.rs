@@ -631,7 +631,12 @@ fn cmd_render(args: &[String]) -> Result<Output, Problem> {
     let (scenario, label) = a.source("render")?.load()?;
     let choice = choose(&scenario, a.get("variant"), a.get("policy"))?;
     let run = run_all(&choice, &label)?;
-    let svg = crate::view::svg::run_svg(&run, &scenario.id, &scenario.title);
+    let svg = crate::view::svg::run_svg(
+        &run,
+        &scenario.id,
+        &scenario.title,
+        &crate::view::svg::Sheets::built_in(),
+    );
     if out == "-" {
         return Ok(Output::ok(svg));
     }

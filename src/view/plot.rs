@@ -8,6 +8,7 @@
 //! formatted with integer arithmetic, so the WASM carries no float-formatting code for them.
 
 use super::svg::escape as esc;
+use super::svg::Sheets;
 use crate::sim::lab::{LabPoint, LabResult, LabRun};
 use crate::sim::time::Tick;
 
@@ -557,22 +558,20 @@ pub fn parse_point_id(s: &str) -> Option<(Metric, usize)> {
     Some((Metric::from_id(m)?, i.parse().ok()?))
 }
 
-/// The charts' rules: the very stylesheet the page links (static/plot.css; a page under a
-/// strict Content-Security-Policy may not add a `<style>`). An exported file carries it
-/// inline, written out (`style`), so it looks the same anywhere.
-const PLOT_CSS: &str = include_str!("../../static/plot.css");
-
-/// The exported chart's `<style>`: static/plot.css with its `var()`s written out.
-pub fn style() -> String {
-    super::svg::written_out(&[PLOT_CSS])
+/// The exported chart's `<style>`: the charts' rules, the very stylesheet the page links
+/// (static/plot.css; a page under a strict Content-Security-Policy may not add a `<style>`),
+/// with its `var()`s written out, so an exported file looks the same anywhere.
+pub fn style(sheets: &Sheets) -> String {
+    super::svg::written_out(&sheets.palette, &[&sheets.plot])
 }
 
 /// Whether the SVG goes into the page (points are focusable buttons; the heading is outside
 /// it) or into a file (title and footer inside, nothing interactive).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
+pub enum Mode<'a> {
     Page,
-    Export,
+    /// Into a file, carrying these stylesheets.
+    Export(&'a Sheets),
 }
 
 fn text(out: &mut String, class: &str, x: f64, y: f64, anchor: &str, body: &str) {
@@ -631,8 +630,8 @@ fn dot(out: &mut String, class: &str, shape: Shape, x: f64, y: f64, r: f64) {
 
 /// The chart as SVG markup. In the page, each point is `role="button"` with `tabindex`, its
 /// label as accessible name and `data-pt="metric:index"` for the click handler.
-pub fn svg(c: &Chart, mode: Mode) -> String {
-    let export = mode == Mode::Export;
+pub fn svg(c: &Chart, mode: Mode<'_>) -> String {
+    let export = matches!(mode, Mode::Export(_));
     let top = if export { TITLE_H } else { 0.0 };
     let height = c.height + top + if export { FOOTER_H } else { 0.0 };
     let mut o = String::with_capacity(8192);
@@ -649,8 +648,8 @@ pub fn svg(c: &Chart, mode: Mode) -> String {
         esc(c.kind.title()),
         esc(&c.summary)
     ));
-    if export {
-        o.push_str(&format!("<style>{}</style>", style()));
+    if let Mode::Export(sheets) = mode {
+        o.push_str(&format!("<style>{}</style>", style(sheets)));
     }
     o.push_str(&format!(
         "<rect class=\"lp-bg\" width=\"{}\" height=\"{}\"/>",
@@ -750,8 +749,8 @@ pub fn svg(c: &Chart, mode: Mode) -> String {
 }
 
 /// A self-contained SVG document of the chart, for "Export SVG".
-pub fn plot_svg(c: &Chart) -> String {
-    svg(c, Mode::Export)
+pub fn plot_svg(c: &Chart, sheets: &Sheets) -> String {
+    svg(c, Mode::Export(sheets))
 }
 
 /// The export's file name: `fencing-lab-stale-writes.svg`.
@@ -768,12 +767,16 @@ mod tests {
         // The page links the file; an export carries it, written out.
         let index = include_str!("../../index.html");
         assert!(index.contains(r#"<link data-trunk rel="css" href="static/plot.css" />"#));
-        assert!(!style().contains("var(") && !style().contains("/*"));
-        assert!(style().contains(".lp-bad{stroke:#cf222e;fill:#cf222e}"));
+        assert!(
+            !style(&Sheets::built_in()).contains("var(")
+                && !style(&Sheets::built_in()).contains("/*")
+        );
+        assert!(style(&Sheets::built_in()).contains(".lp-bad{stroke:#cf222e;fill:#cf222e}"));
         // And the page's SVG carries none of its own (a strict CSP refuses a `<style>`).
         let c = &charts(&result())[0];
         assert!(!svg(c, Mode::Page).contains("<style>"));
-        assert!(svg(c, Mode::Export).contains(&format!("<style>{}</style>", style())));
+        assert!(svg(c, Mode::Export(&Sheets::built_in()))
+            .contains(&format!("<style>{}</style>", style(&Sheets::built_in()))));
     }
     use crate::sim::lab::{self, LabParams};
 
@@ -806,9 +809,11 @@ mod tests {
     fn a_line_is_never_filled_by_its_colour_class() {
         // Equal specificity: the rule that comes last wins, so `.lp-line{fill:none}` must
         // follow every colour class that sets a fill.
-        let line = PLOT_CSS.find(".lp-line{fill:none").expect("the line rule");
+        let line = crate::view::svg::PLOT_CSS
+            .find(".lp-line{fill:none")
+            .expect("the line rule");
         for colour in [".lp-main{", ".lp-bad{", ".lp-good{", ".lp-warn{"] {
-            let at = PLOT_CSS.find(colour).expect(colour);
+            let at = crate::view::svg::PLOT_CSS.find(colour).expect(colour);
             assert!(
                 at < line,
                 "{colour} comes after .lp-line and fills the lines"
@@ -998,7 +1003,7 @@ mod tests {
     fn the_exported_svg_is_a_well_formed_self_contained_document() {
         let r = result();
         for c in charts(&r) {
-            let text = plot_svg(&c);
+            let text = plot_svg(&c, &Sheets::built_in());
             let doc = roxmltree::Document::parse(&text).expect("the export parses as XML");
             let root = doc.root_element();
             assert_eq!(root.tag_name().name(), "svg");

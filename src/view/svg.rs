@@ -16,10 +16,39 @@ const HEAD: i32 = 54;
 /// Height of the legend below it.
 const LEGEND: i32 = 58;
 
-/// The app's colours (custom properties), to write out the stylesheets' `var()`s with.
-const PALETTE: &str = include_str!("../../static/palette.css");
+/// The page's own stylesheets as text, for an exported file to carry: the app's colours
+/// (custom properties, to write out every `var()` with), the timeline's rules and the lab
+/// charts' rules. The CLI has them built in (`Sheets::built_in`); the page reads the very
+/// sheets it linked (`ui::components::export::page_sheets`), so the WASM carries no second
+/// copy of them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sheets {
+    pub palette: String,
+    pub timeline: String,
+    pub plot: String,
+}
+
+/// The app's colours: static/palette.css.
+#[cfg(not(target_arch = "wasm32"))]
+pub const PALETTE_CSS: &str = include_str!("../../static/palette.css");
 /// The diagram's rules: the very stylesheet the page links for its timeline.
+#[cfg(not(target_arch = "wasm32"))]
 pub const TIMELINE_CSS: &str = include_str!("../../static/timeline.css");
+/// The lab charts' rules.
+#[cfg(not(target_arch = "wasm32"))]
+pub const PLOT_CSS: &str = include_str!("../../static/plot.css");
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Sheets {
+    /// The files in static/, as the page links them.
+    pub fn built_in() -> Sheets {
+        Sheets {
+            palette: PALETTE_CSS.into(),
+            timeline: TIMELINE_CSS.into(),
+            plot: PLOT_CSS.into(),
+        }
+    }
+}
 /// What only the document draws: its title block, the lane names in its gutter, its legend
 /// (the page draws these in HTML, styled by static/style.css).
 const DOC_CSS: &str = "
@@ -38,35 +67,22 @@ const DOC_CSS: &str = "
 
 /// The document's `<style>`: the timeline's stylesheet and the document's own rules, written
 /// out.
-pub fn stylesheet() -> String {
-    written_out(&[TIMELINE_CSS, DOC_CSS])
+pub fn stylesheet(sheets: &Sheets) -> String {
+    written_out(&sheets.palette, &[&sheets.timeline, DOC_CSS])
 }
 
 /// Stylesheets as an exported SVG carries them: without comments, every `var(--name)`
-/// replaced by its value in static/palette.css (a file read anywhere, by a viewer that may not
-/// know custom properties, looks as the page does), one line per line of rules.
-pub fn written_out(sheets: &[&str]) -> String {
-    let palette: Vec<(&str, &str)> = PALETTE
-        .lines()
-        .filter_map(|l| {
-            l.trim()
-                .strip_prefix("--")?
-                .strip_suffix(';')?
-                .split_once(':')
-        })
+/// replaced by its value in `palette` (a file read anywhere, by a viewer that may not know
+/// custom properties, looks as the page does), one line per line of rules. The palette is
+/// read as written in static/palette.css or as a browser gives it back (a rule on one line).
+pub fn written_out(palette: &str, sheets: &[&str]) -> String {
+    let palette = without_comments(palette);
+    let palette: Vec<(&str, &str)> = palette
+        .split(['{', ';', '}'])
+        .filter_map(|d| d.trim().strip_prefix("--")?.split_once(':'))
         .map(|(name, value)| (name.trim(), value.trim()))
         .collect();
-    let mut css = String::new();
-    for part in sheets {
-        let mut rest = *part;
-        while let Some(start) = rest.find("/*") {
-            css.push_str(&rest[..start]);
-            rest = rest[start..]
-                .split_once("*/")
-                .map_or("", |(_, after)| after);
-        }
-        css.push_str(rest);
-    }
+    let mut css: String = sheets.iter().map(|s| without_comments(s)).collect();
     for (name, value) in &palette {
         css = css.replace(&format!("var(--{name})"), value);
     }
@@ -77,6 +93,20 @@ pub fn written_out(sheets: &[&str]) -> String {
         .filter(|l| !l.is_empty())
         .collect();
     lines.join("\n")
+}
+
+/// A stylesheet without its `/* comments */`.
+fn without_comments(css: &str) -> String {
+    let mut out = String::with_capacity(css.len());
+    let mut rest = css;
+    while let Some(start) = rest.find("/*") {
+        out.push_str(&rest[..start]);
+        rest = rest[start..]
+            .split_once("*/")
+            .map_or("", |(_, after)| after);
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Text for XML character data and attribute values.
@@ -167,7 +197,7 @@ impl Doc {
 
 /// A run up to its current step as a document: headed by `title`, with the scenario `id`,
 /// the receiver setting and how far the run got as the subtitle.
-pub fn run_svg(run: &Run, id: &str, title: &str) -> String {
+pub fn run_svg(run: &Run, id: &str, title: &str, sheets: &Sheets) -> String {
     let policy = run.scenario.policy.as_str();
     let setting = match &run.variant {
         Some(v) => format!("variant {v}, policy {policy}"),
@@ -178,11 +208,11 @@ pub fn run_svg(run: &Run, id: &str, title: &str) -> String {
         run.cursor(),
         run.world().now()
     );
-    timeline_svg(&layout::layout(run), title, &subtitle)
+    timeline_svg(&layout::layout(run), title, &subtitle, sheets)
 }
 
 /// The whole timeline `tl` as an SVG document headed by `title` and `subtitle`.
-pub fn timeline_svg(tl: &Timeline, title: &str, subtitle: &str) -> String {
+pub fn timeline_svg(tl: &Timeline, title: &str, subtitle: &str, sheets: &Sheets) -> String {
     let width = GUTTER + tl.width.max(320);
     let height = HEAD + tl.height + LEGEND;
     let mut d = Doc(String::with_capacity(16 * 1024));
@@ -202,7 +232,7 @@ pub fn timeline_svg(tl: &Timeline, title: &str, subtitle: &str) -> String {
             tl.violations.len()
         ))
     );
-    let _ = write!(d.0, "<style>{}</style>", stylesheet());
+    let _ = write!(d.0, "<style>{}</style>", stylesheet(sheets));
     d.0.push_str(layout::DEFS);
     d.rect("gutter-bg", 0, 0, width, height, 0);
     d.text("doc-title", 12, 22, "start", title);
@@ -389,7 +419,12 @@ mod tests {
         let s = presets::get("paused-writer").unwrap();
         let mut run = Run::new(&s, s.variants.first());
         run.run_script().unwrap();
-        timeline_svg(&layout::layout(&run), &s.title, "variant <fenced> & more")
+        timeline_svg(
+            &layout::layout(&run),
+            &s.title,
+            "variant <fenced> & more",
+            &Sheets::built_in(),
+        )
     }
 
     /// Every text node of the document, parsed.
@@ -439,7 +474,7 @@ mod tests {
         let mut run = Run::new(&s, s.variants.first());
         run.run_script().unwrap();
         let tl = layout::layout(&run);
-        let svg = timeline_svg(&tl, &s.title, "fenced");
+        let svg = timeline_svg(&tl, &s.title, "fenced", &Sheets::built_in());
         let doc = roxmltree::Document::parse(&svg).unwrap();
         let t = texts(&doc);
         assert!(!tl.verdicts.is_empty());
@@ -484,7 +519,7 @@ mod tests {
         run.run_script().unwrap();
         let tl = layout::layout(&run);
         assert!(!tl.violations.is_empty());
-        let svg = timeline_svg(&tl, &s.title, "unfenced");
+        let svg = timeline_svg(&tl, &s.title, "unfenced", &Sheets::built_in());
         let doc = roxmltree::Document::parse(&svg).unwrap();
         for v in &tl.violations {
             let g = doc
@@ -526,6 +561,17 @@ mod tests {
     }
 
     #[test]
+    fn a_palette_as_the_browser_gives_it_back_is_written_out_too() {
+        // The page reads its sheets back through the CSSOM: one rule a line, no comments.
+        let palette = ":root { --ok: #1a7f37; --bad: #cf222e; }";
+        let css = written_out(
+            palette,
+            &[".v-ok { fill: var(--ok); }\n.v-bad { stroke: var(--bad); }"],
+        );
+        assert_eq!(css, ".v-ok { fill: #1a7f37; }\n.v-bad { stroke: #cf222e; }");
+    }
+
+    #[test]
     fn the_document_carries_the_pages_timeline_stylesheet_written_out() {
         let svg = paused_writer_svg();
         let doc = roxmltree::Document::parse(&svg).unwrap();
@@ -534,7 +580,7 @@ mod tests {
             .find(|n| n.has_tag_name("style"))
             .and_then(|n| n.text())
             .unwrap();
-        assert_eq!(style, stylesheet());
+        assert_eq!(style, stylesheet(&Sheets::built_in()));
         assert!(!style.contains("var("), "a var() left: {style}");
         assert!(!style.contains("/*"));
         // Every rule of static/timeline.css, in its order, each colour written out.
@@ -609,7 +655,7 @@ mod tests {
             for v in std::iter::once(None).chain(s.variants.iter().map(Some)) {
                 let mut run = Run::new(&s, v);
                 run.run_script().unwrap();
-                let svg = timeline_svg(&layout::layout(&run), &s.title, "");
+                let svg = timeline_svg(&layout::layout(&run), &s.title, "", &Sheets::built_in());
                 let doc = roxmltree::Document::parse(&svg).unwrap();
                 for class in doc.descendants().filter_map(|n| n.attribute("class")) {
                     for token in class.split_whitespace() {

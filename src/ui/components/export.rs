@@ -27,7 +27,10 @@ pub fn Export() -> Html {
     let d = state.dispatcher();
     let svg_of = {
         let state = state.clone();
-        move || svg::run_svg(&state.run, &state.current().id, &state.current().title)
+        move || {
+            let (id, title) = (&state.current().id, &state.current().title);
+            svg::run_svg(&state.run, id, title, &page_sheets())
+        }
     };
     let name_of = {
         let state = state.clone();
@@ -120,6 +123,41 @@ pub fn Export() -> Html {
             <p class={status_class} role="status" aria-live="polite">{status}</p>
         </section>
     }
+}
+
+/// The stylesheets the page linked (static/palette.css, timeline.css, plot.css; trunk adds
+/// a hash to each name), as the browser gives their rules back: what an exported file
+/// carries, read from the page so the WASM holds no second copy.
+pub fn page_sheets() -> svg::Sheets {
+    let mut sheets = svg::Sheets::default();
+    let Some(list) = web_sys::window()
+        .and_then(|w| w.document())
+        .map(|d| d.style_sheets())
+    else {
+        return sheets;
+    };
+    for sheet in (0..list.length()).filter_map(|i| list.item(i)) {
+        let href = sheet.href().ok().flatten().unwrap_or_default();
+        let file = href.rsplit('/').next().unwrap_or_default();
+        let slot = if file.starts_with("palette") {
+            &mut sheets.palette
+        } else if file.starts_with("timeline") {
+            &mut sheets.timeline
+        } else if file.starts_with("plot") {
+            &mut sheets.plot
+        } else {
+            continue;
+        };
+        let Ok(rules) = sheet.unchecked_into::<web_sys::CssStyleSheet>().css_rules() else {
+            continue;
+        };
+        let text: Vec<String> = (0..rules.length())
+            .filter_map(|i| rules.item(i))
+            .map(|r| r.css_text())
+            .collect();
+        *slot = text.join("\n");
+    }
+    sheets
 }
 
 /// Download `blob` as `name`: an object URL clicked through a detached `<a download>`.

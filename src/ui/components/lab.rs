@@ -180,8 +180,9 @@ fn LabChart(props: &LabChartProps) -> Html {
         return Html::default();
     };
     let export = {
-        let (name, text) = (plot::file_name(c), plot::plot_svg(c));
+        let (c, name) = (c.clone(), plot::file_name(c));
         Callback::from(move |_: MouseEvent| {
+            let text = plot::plot_svg(&c, &super::export::page_sheets());
             let _ = super::export::download_text(&text, "image/svg+xml", &name);
         })
     };
