@@ -94,6 +94,10 @@ const FILES: &[(&str, &str)] = &[
         "chubby-lock-delay",
         include_str!("../presets/chubby-lock-delay.json"),
     ),
+    (
+        "stripe-idempotency",
+        include_str!("../presets/stripe-idempotency.json"),
+    ),
     ("sandbox", include_str!("../presets/sandbox.json")),
 ];
 

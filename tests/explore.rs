@@ -292,6 +292,16 @@ const VERDICTS: &[(&str, &str, bool, &[&str])] = &[
         true,
         &["superseded_write"],
     ),
+    // A key forgotten before the retry runs it again; a key reused with other parameters
+    // is refused, never run twice.
+    ("stripe-idempotency", "stripe-keys", true, &[]),
+    (
+        "stripe-idempotency",
+        "key-expired",
+        true,
+        &["double_execution"],
+    ),
+    ("stripe-idempotency", "no-key", true, &["double_execution"]),
 ];
 
 fn assert_pinned(id: &str) {
@@ -342,6 +352,7 @@ pinned!(idempotency_key_api, "idempotency-key-api");
 pinned!(immutable_thumbnail, "immutable-thumbnail");
 pinned!(lease_duration_tradeoff, "lease-duration-tradeoff");
 pinned!(chubby_lock_delay, "chubby-lock-delay");
+pinned!(stripe_idempotency, "stripe-idempotency");
 
 #[test]
 fn every_preset_and_variant_has_a_pinned_verdict() {

@@ -353,6 +353,9 @@ pub struct Metrics {
     pub fencing_rejected_missing_token: u32,
     pub fencing_rejected_wrong_scope: u32,
     pub business_failed: u32,
+    /// Requests refused because their idempotency key was used for another operation.
+    #[serde(default)]
+    pub key_reused: u32,
     pub dedup_replayed: u32,
     pub messages_dropped: u32,
     /// Answers a worker could not match to a request it was waiting for.
@@ -375,6 +378,7 @@ impl Metrics {
                 Reason::MissingToken => self.fencing_rejected_missing_token += 1,
                 Reason::WrongScope => self.fencing_rejected_wrong_scope += 1,
                 Reason::Business => self.business_failed += 1,
+                Reason::KeyReused => self.key_reused += 1,
             },
             WriteReplayed { .. } => self.dedup_replayed += 1,
             Dropped { .. } => self.messages_dropped += 1,
@@ -403,6 +407,7 @@ impl Metrics {
                 self.fencing_rejected_wrong_scope,
             ),
             ("business failed", self.business_failed),
+            ("idempotency key reused", self.key_reused),
             ("dedup replayed", self.dedup_replayed),
             ("messages dropped", self.messages_dropped),
             ("replies ignored", self.replies_ignored),

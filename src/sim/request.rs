@@ -82,6 +82,9 @@ pub enum Reason {
     WrongScope,
     /// The operation itself was refused (an account may not go below zero).
     Business,
+    /// Its idempotency key was used before for another operation (Stripe answers 400: a
+    /// key may only be reused with the same parameters).
+    KeyReused,
 }
 
 impl Reason {
@@ -91,11 +94,12 @@ impl Reason {
             Reason::MissingToken => "missing_token",
             Reason::WrongScope => "wrong_scope",
             Reason::Business => "business",
+            Reason::KeyReused => "key_reused",
         }
     }
 
     pub fn is_fencing(&self) -> bool {
-        !matches!(self, Reason::Business)
+        !matches!(self, Reason::Business | Reason::KeyReused)
     }
 }
 

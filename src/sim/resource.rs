@@ -6,6 +6,7 @@
 //! fence, then business validation, then the effect.
 
 use super::request::{Op, Outcome, Reason, Request};
+use super::time::Tick;
 use super::token::Token;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
@@ -116,6 +117,10 @@ pub struct ResourceOptions {
     pub bind_scope: bool,
     /// Record each operation id's result and replay it to a retry.
     pub dedup: bool,
+    /// Forget a recorded result this many ticks after recording it, as Stripe forgets an
+    /// idempotency key after 24 hours (never, when absent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key_expiry: Option<Tick>,
 }
 
 impl Default for ResourceOptions {
@@ -124,8 +129,18 @@ impl Default for ResourceOptions {
             require_token: true,
             bind_scope: true,
             dedup: false,
+            key_expiry: None,
         }
     }
+}
+
+/// What a deduplicating resource keeps per operation id (an idempotency key): the operation
+/// it was used for, its result, and when it was recorded.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Recorded {
+    pub op: Op,
+    pub outcome: Outcome,
+    pub at: Tick,
 }
 
 /// Everything a restore brings back.
@@ -137,7 +152,7 @@ pub struct ResourceData {
     /// Content store keys; email outbox; API calls made.
     pub items: Vec<String>,
     /// Recorded results by operation id (dedup and idempotency keys).
-    pub results: BTreeMap<String, Outcome>,
+    pub results: BTreeMap<String, Recorded>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -259,19 +274,28 @@ impl Resource {
         }
     }
 
-    /// Dedup lookup: the recorded result for this operation, if any.
-    pub fn recorded(&self, op_id: &str) -> Option<&Outcome> {
-        if self.dedups() {
-            self.data.results.get(op_id)
-        } else {
-            None
+    /// Dedup lookup: what was recorded for this operation id at `now`, if it is still kept.
+    pub fn recorded(&self, op_id: &str, now: Tick) -> Option<&Recorded> {
+        if !self.dedups() {
+            return None;
         }
+        let r = self.data.results.get(op_id)?;
+        let kept = self
+            .options
+            .key_expiry
+            .is_none_or(|e| now < r.at.saturating_add(e));
+        kept.then_some(r)
     }
 
-    /// Everything before the effect: dedup, fence, business rule.
-    pub fn judge(&self, req: &Request) -> Result<(), Verdict> {
-        if let Some(o) = self.recorded(&req.op_id) {
-            return Err(Verdict::Replayed(o.clone()));
+    /// Everything before the effect: dedup (a retry gets the recorded result; the key reused
+    /// for another operation is refused), fence, business rule.
+    pub fn judge(&self, req: &Request, now: Tick) -> Result<(), Verdict> {
+        if let Some(r) = self.recorded(&req.op_id, now) {
+            return Err(if r.op == req.op {
+                Verdict::Replayed(r.outcome.clone())
+            } else {
+                Verdict::Rejected(Reason::KeyReused)
+            });
         }
         self.fence_check(req.token_for(&self.lock))
             .map_err(Verdict::Rejected)?;
@@ -279,9 +303,9 @@ impl Resource {
     }
 
     /// A request arrives. Check-then-write parks it after the check; others decide and act at once.
-    pub fn receive(&mut self, req: &Request) -> Verdict {
-        if let Err(v) = self.judge(req) {
-            self.record(req, &v);
+    pub fn receive(&mut self, req: &Request, now: Tick) -> Verdict {
+        if let Err(v) = self.judge(req, now) {
+            self.record(req, &v, now);
             return v;
         }
         if self.policy == Policy::CheckThenWrite && self.kind.can_fence() {
@@ -289,29 +313,36 @@ impl Resource {
             return Verdict::Checked;
         }
         let v = self.apply(req);
-        self.record(req, &v);
+        self.record(req, &v, now);
         v
     }
 
     /// Check-then-write's second step: write what was checked earlier, without checking again.
-    pub fn complete(&mut self, request_id: &str) -> Option<(Request, Verdict)> {
+    pub fn complete(&mut self, request_id: &str, now: Tick) -> Option<(Request, Verdict)> {
         let at = self.checked.iter().position(|r| r.id == request_id)?;
         let req = self.checked.remove(at);
         let v = match self.business_check(&req.op) {
             Ok(()) => self.apply(&req),
             Err(r) => Verdict::Rejected(r),
         };
-        self.record(&req, &v);
+        self.record(&req, &v, now);
         Some((req, v))
     }
 
-    fn record(&mut self, req: &Request, v: &Verdict) {
+    /// Keep what an execution decided under its operation id (never a replay or a refusal
+    /// that ran nothing, which would overwrite the first result).
+    pub fn record(&mut self, req: &Request, v: &Verdict, now: Tick) {
         let keep = matches!(
             v,
             Verdict::Applied { .. } | Verdict::Rejected(Reason::Business)
         );
         if self.dedups() && keep {
-            self.data.results.insert(req.op_id.clone(), v.outcome());
+            let r = Recorded {
+                op: req.op.clone(),
+                outcome: v.outcome(),
+                at: now,
+            };
+            self.data.results.insert(req.op_id.clone(), r);
         }
     }
 
@@ -401,4 +432,58 @@ pub fn content_key(content: &str) -> String {
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
     format!("cas:{:08x}", h as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn charge(id: &str, amount: &str) -> Request {
+        Request {
+            id: id.into(),
+            from: "A".into(),
+            targets: vec!["api".into()],
+            token: None,
+            op_id: "order-1001".into(),
+            op: Op::Set(format!("charge {amount}")),
+            grant: None,
+            multi: Vec::new(),
+            also: Vec::new(),
+        }
+    }
+
+    fn api(key_expiry: Option<Tick>) -> Resource {
+        let options = ResourceOptions {
+            dedup: true,
+            key_expiry,
+            ..ResourceOptions::default()
+        };
+        let kind = ResourceKind::IdempotentApi;
+        Resource::new("api", "lock", kind, Policy::HighestSeen, options)
+    }
+
+    /// Stripe's rules: the same key and parameters replay, other parameters are refused, and
+    /// a forgotten key runs as new.
+    #[test]
+    fn an_idempotency_key_replays_refuses_other_parameters_and_expires() {
+        let mut r = api(Some(8));
+        assert_eq!(
+            r.receive(&charge("A1", "20"), 2),
+            Verdict::Applied { no_op: false }
+        );
+        let replay = r.receive(&charge("A2", "20"), 5);
+        assert_eq!(replay, Verdict::Replayed(Outcome::Accepted));
+        let reused = r.receive(&charge("A3", "25"), 9);
+        assert_eq!(reused, Verdict::Rejected(Reason::KeyReused));
+        // Recorded at t = 2 and kept 8 ticks: at t = 10 it is forgotten.
+        assert_eq!(
+            r.receive(&charge("A4", "25"), 10),
+            Verdict::Applied { no_op: false }
+        );
+        // With no expiry it is kept for ever.
+        let mut kept = api(None);
+        kept.receive(&charge("A1", "20"), 0);
+        let late = kept.receive(&charge("A2", "25"), 1_000_000);
+        assert_eq!(late, Verdict::Rejected(Reason::KeyReused));
+    }
 }

@@ -213,6 +213,8 @@ pub struct Settings {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dedup: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub key_expiry: Option<Tick>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub transaction: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub persist: Option<bool>,
@@ -316,6 +318,9 @@ impl Scenario {
             }
             if let Some(x) = set.bind_scope {
                 r.options.bind_scope = x;
+            }
+            if let Some(x) = set.key_expiry {
+                r.options.key_expiry = Some(x);
             }
             if let Some(x) = set.dedup {
                 r.options.dedup = x;
@@ -430,6 +435,9 @@ impl Scenario {
             }
         }
         for (i, r) in self.resources.iter().enumerate() {
+            if let Some(e) = r.options.key_expiry {
+                within(&format!("resources[{i}].options.key_expiry"), e, 1, t)?;
+            }
             if let ResourceKind::Account { balance } = &r.kind {
                 within(
                     &format!("resources[{i}].kind.account.balance"),

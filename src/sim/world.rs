@@ -819,7 +819,7 @@ impl World {
                 match env.msg {
                     Message::Write(req) if req.targets.len() > 1 => self.transaction(ri, req, log),
                     Message::Write(req) => {
-                        let v = Rc::make_mut(&mut self.resources[ri]).receive(&req);
+                        let v = Rc::make_mut(&mut self.resources[ri]).receive(&req, now);
                         self.settle(ri, &req, v, log);
                     }
                     Message::Fence { lock, token } => {
@@ -845,21 +845,26 @@ impl World {
     }
 
     fn complete_write(&mut self, ri: usize, id: &str, log: &mut Log) {
-        if let Some((req, v)) = Rc::make_mut(&mut self.resources[ri]).complete(id) {
+        let now = self.now;
+        if let Some((req, v)) = Rc::make_mut(&mut self.resources[ri]).complete(id, now) {
             self.settle(ri, &req, v, log);
         }
     }
 
     /// One write covering several resources: every fence checked, then all applied or none.
     fn transaction(&mut self, first: usize, req: Request, log: &mut Log) {
+        let now = self.now;
         let idx: Vec<usize> = req
             .targets
             .iter()
             .filter_map(|t| self.resources.iter().position(|r| &r.name == t))
             .collect();
-        let refusal = idx
-            .iter()
-            .find_map(|&i| self.resources[i].judge(&req).err().map(|v| (i, v)));
+        let refusal = idx.iter().find_map(|&i| {
+            self.resources[i]
+                .judge(&req, self.now)
+                .err()
+                .map(|v| (i, v))
+        });
         match refusal {
             Some((at, v)) => {
                 // The refusing object gives the verdict; the others only abandon their part.
@@ -887,12 +892,7 @@ impl World {
                     self.log_verdict(i, &req, &v, log);
                     self.observe(i, &req, &v);
                     self.flush_violations(log);
-                    if self.resources[i].options.dedup {
-                        Rc::make_mut(&mut self.resources[i])
-                            .data
-                            .results
-                            .insert(req.op_id.clone(), Outcome::Accepted);
-                    }
+                    Rc::make_mut(&mut self.resources[i]).record(&req, &v, now);
                 }
                 self.reply(first, &req, Outcome::Accepted, log);
             }
@@ -1125,7 +1125,8 @@ impl World {
     }
 
     /// The next true tick at which letting time pass would make something happen: a message
-    /// falls due, a lease runs out by some clock, a lock-delay ends, a pause ends, a renewal is due.
+    /// falls due, a lease runs out by some clock, a lock-delay ends, an idempotency key is
+    /// forgotten, a pause ends, a renewal is due.
     /// Like quinn-proto's `poll_timeout`: the caller decides whether to go there.
     pub fn next_deadline(&self) -> Option<Tick> {
         let soon = self.now + 1;
@@ -1139,6 +1140,13 @@ impl World {
         }
         if self.resources.iter().any(|r| !r.checked.is_empty()) {
             times.push(soon);
+        }
+        for r in self.resources.iter().filter(|r| r.options.dedup) {
+            if let Some(e) = r.options.key_expiry {
+                // A key forgotten: the same request would now run again.
+                let ends = r.data.results.values().map(|x| x.at.saturating_add(e));
+                times.extend(ends.filter(|&t| t >= soon));
+            }
         }
         let c = &self.coordinator;
         for l in c.locks.values() {

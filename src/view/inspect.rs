@@ -200,7 +200,11 @@ pub fn world_sections(w: &World, start: &World) -> Vec<Section> {
                 .data
                 .results
                 .iter()
-                .map(|(op, o)| format!("{op}: {}", o.word()))
+                .map(|(key, rec)| {
+                    let expired = r.recorded(key, w.now()).is_none();
+                    let note = if expired { " (key expired)" } else { "" };
+                    format!("{key}: {}{note}", rec.outcome.word())
+                })
                 .collect();
             rows.push(row("recorded results", recorded.join(", ")));
         }

@@ -323,6 +323,9 @@ fn reject_reason(
         (Reason::Business, _, _) => {
             "against a business rule: the operation itself is refused (this is not a fencing decision)".into()
         }
+        (Reason::KeyReused, _, _) => {
+            "its idempotency key was already used for a different operation: a key may only be reused with the same parameters (this is not a fencing decision)".into()
+        }
     }
 }
 
