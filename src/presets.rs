@@ -1,4 +1,5 @@
-//! The preset scenarios, as data: one JSON scenario file each, embedded at build time.
+//! The preset scenarios, as data: one JSON scenario file each (presets/), embedded at build
+//! time without the layout between tokens (build.rs).
 //! Their ids are fixed: the app, the docs and the tests refer to them.
 
 use crate::sim::Scenario;
@@ -7,98 +8,128 @@ use crate::sim::Scenario;
 const FILES: &[(&str, &str)] = &[
     (
         "happy-takeover",
-        include_str!("../presets/happy-takeover.json"),
+        include_str!(concat!(env!("OUT_DIR"), "/presets/happy-takeover.json")),
     ),
     (
         "paused-writer",
-        include_str!("../presets/paused-writer.json"),
+        include_str!(concat!(env!("OUT_DIR"), "/presets/paused-writer.json")),
     ),
     (
         "delayed-before-new",
-        include_str!("../presets/delayed-before-new.json"),
+        include_str!(concat!(env!("OUT_DIR"), "/presets/delayed-before-new.json")),
     ),
     (
         "renewal-failure",
-        include_str!("../presets/renewal-failure.json"),
+        include_str!(concat!(env!("OUT_DIR"), "/presets/renewal-failure.json")),
     ),
     (
         "clock-drift-expiry",
-        include_str!("../presets/clock-drift-expiry.json"),
+        include_str!(concat!(env!("OUT_DIR"), "/presets/clock-drift-expiry.json")),
     ),
     (
         "same-owner-repeats",
-        include_str!("../presets/same-owner-repeats.json"),
+        include_str!(concat!(env!("OUT_DIR"), "/presets/same-owner-repeats.json")),
     ),
     (
         "omitted-token",
-        include_str!("../presets/omitted-token.json"),
+        include_str!(concat!(env!("OUT_DIR"), "/presets/omitted-token.json")),
     ),
     (
         "check-then-write-race",
-        include_str!("../presets/check-then-write-race.json"),
+        include_str!(concat!(
+            env!("OUT_DIR"),
+            "/presets/check-then-write-race.json"
+        )),
     ),
     (
         "retry-double-debit",
-        include_str!("../presets/retry-double-debit.json"),
+        include_str!(concat!(env!("OUT_DIR"), "/presets/retry-double-debit.json")),
     ),
     (
         "business-failure",
-        include_str!("../presets/business-failure.json"),
+        include_str!(concat!(env!("OUT_DIR"), "/presets/business-failure.json")),
     ),
     (
         "wall-clock-tokens",
-        include_str!("../presets/wall-clock-tokens.json"),
+        include_str!(concat!(env!("OUT_DIR"), "/presets/wall-clock-tokens.json")),
     ),
     (
         "independent-counters",
-        include_str!("../presets/independent-counters.json"),
+        include_str!(concat!(
+            env!("OUT_DIR"),
+            "/presets/independent-counters.json"
+        )),
     ),
     (
         "coordinator-restart",
-        include_str!("../presets/coordinator-restart.json"),
+        include_str!(concat!(
+            env!("OUT_DIR"),
+            "/presets/coordinator-restart.json"
+        )),
     ),
     (
         "coordinator-restore",
-        include_str!("../presets/coordinator-restore.json"),
+        include_str!(concat!(
+            env!("OUT_DIR"),
+            "/presets/coordinator-restore.json"
+        )),
     ),
     (
         "coordinator-restore-epoch",
-        include_str!("../presets/coordinator-restore-epoch.json"),
+        include_str!(concat!(
+            env!("OUT_DIR"),
+            "/presets/coordinator-restore-epoch.json"
+        )),
     ),
     (
         "resource-restore",
-        include_str!("../presets/resource-restore.json"),
+        include_str!(concat!(env!("OUT_DIR"), "/presets/resource-restore.json")),
     ),
     (
         "cross-object-token",
-        include_str!("../presets/cross-object-token.json"),
+        include_str!(concat!(env!("OUT_DIR"), "/presets/cross-object-token.json")),
     ),
-    ("multi-object", include_str!("../presets/multi-object.json")),
+    (
+        "multi-object",
+        include_str!(concat!(env!("OUT_DIR"), "/presets/multi-object.json")),
+    ),
     (
         "unfenceable-email",
-        include_str!("../presets/unfenceable-email.json"),
+        include_str!(concat!(env!("OUT_DIR"), "/presets/unfenceable-email.json")),
     ),
     (
         "idempotency-key-api",
-        include_str!("../presets/idempotency-key-api.json"),
+        include_str!(concat!(
+            env!("OUT_DIR"),
+            "/presets/idempotency-key-api.json"
+        )),
     ),
     (
         "immutable-thumbnail",
-        include_str!("../presets/immutable-thumbnail.json"),
+        include_str!(concat!(
+            env!("OUT_DIR"),
+            "/presets/immutable-thumbnail.json"
+        )),
     ),
     (
         "lease-duration-tradeoff",
-        include_str!("../presets/lease-duration-tradeoff.json"),
+        include_str!(concat!(
+            env!("OUT_DIR"),
+            "/presets/lease-duration-tradeoff.json"
+        )),
     ),
     (
         "chubby-lock-delay",
-        include_str!("../presets/chubby-lock-delay.json"),
+        include_str!(concat!(env!("OUT_DIR"), "/presets/chubby-lock-delay.json")),
     ),
     (
         "stripe-idempotency",
-        include_str!("../presets/stripe-idempotency.json"),
+        include_str!(concat!(env!("OUT_DIR"), "/presets/stripe-idempotency.json")),
     ),
-    ("sandbox", include_str!("../presets/sandbox.json")),
+    (
+        "sandbox",
+        include_str!(concat!(env!("OUT_DIR"), "/presets/sandbox.json")),
+    ),
 ];
 
 pub fn ids() -> impl Iterator<Item = &'static str> {

@@ -435,3 +435,18 @@ fn lock_delay_follows_an_expiry_and_never_a_clean_release() {
     assert!(after_release < 20, "granted at t = {after_release}");
     assert!(after_expiry > 26, "granted at t = {after_expiry}");
 }
+
+/// The embedded presets (build.rs strips the layout between tokens) are the files in
+/// presets/, value for value: nothing inside a string is touched.
+#[test]
+fn the_embedded_presets_are_the_files_value_for_value() {
+    for id in presets::ids() {
+        let file = format!("{}/presets/{id}.json", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&file).expect("the preset's file");
+        let embedded = presets::source(id).unwrap();
+        assert!(embedded.len() < text.len(), "{id}: not stripped");
+        let a: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let b: serde_json::Value = serde_json::from_str(embedded).unwrap();
+        assert_eq!(a, b, "{id}");
+    }
+}
