@@ -161,9 +161,10 @@ step_trunk
 step_wasm_bindgen
 step_node
 step_binaryen
+# The release build's post_build hook minifies the JS glue with terser, an npm devDependency.
+step_npm_deps
 if [ "$LEVEL" = "test" ]; then
   step_mdbook
   step_chromium
-  step_npm_deps
 fi
 echo "setup ($LEVEL): done"

@@ -117,8 +117,9 @@ pub struct ResourceOptions {
     pub bind_scope: bool,
     /// Record each operation id's result and replay it to a retry.
     pub dedup: bool,
-    /// Forget a recorded result this many ticks after recording it, as Stripe forgets an
-    /// idempotency key after 24 hours (never, when absent).
+    /// Forget a recorded result this many ticks after recording it, as Stripe may prune an
+    /// idempotency key once it is 24 hours old (never, when absent). Judged by true time:
+    /// resources have no clock of their own in the model, so theirs is taken to be exact.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub key_expiry: Option<Tick>,
 }

@@ -595,6 +595,7 @@ impl World {
 
     fn apply_coordinator(&mut self, action: &Action, log: &mut Log) {
         use Action::*;
+        let now = self.now;
         let c = Rc::make_mut(&mut self.coordinator);
         let kind = match action {
             CoordinatorBackup => {
@@ -603,11 +604,11 @@ impl World {
             }
             CoordinatorRestart { persist } => {
                 let persisted = persist.unwrap_or(c.persist);
-                c.restart(persisted);
+                c.restart(persisted, now);
                 EventKind::CoordinatorRestarted { persisted }
             }
             CoordinatorRestore => {
-                c.restore();
+                c.restore(now);
                 EventKind::CoordinatorRestored
             }
             CoordinatorFailover => {
