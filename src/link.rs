@@ -13,7 +13,7 @@ use crate::presets;
 use crate::sim::action::{Action, MsgSel, MAX_RUN_TICKS};
 use crate::sim::resource::Policy;
 use crate::sim::run::{Entry, Replayed, Run};
-use crate::sim::{Scenario, World};
+use crate::sim::{Name, Scenario, World};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 
@@ -534,7 +534,7 @@ fn encode_action(w: &mut Writer, world: &World, a: &Action) {
 /// `Err(None)`: ran out of bytes; `Err(Some(why))`: bytes that make no sense here.
 fn decode_action(r: &mut Reader, world: &World) -> Result<Action, Option<String>> {
     use Action::*;
-    let worker = |r: &mut Reader| -> Result<String, Option<String>> {
+    let worker = |r: &mut Reader| -> Result<Name, Option<String>> {
         let i = r.index()?;
         world
             .workers()
@@ -542,7 +542,7 @@ fn decode_action(r: &mut Reader, world: &World) -> Result<Action, Option<String>
             .map(|w| w.name.clone())
             .ok_or_else(|| Some(format!("no worker number {i}")))
     };
-    let resource = |r: &mut Reader| -> Result<String, Option<String>> {
+    let resource = |r: &mut Reader| -> Result<Name, Option<String>> {
         let i = r.index()?;
         world
             .resources()
@@ -624,7 +624,7 @@ fn decode_action(r: &mut Reader, world: &World) -> Result<Action, Option<String>
         44 => {
             let n = r.index()?;
             let node = if n == 0 {
-                "coordinator".to_string()
+                Name::from("coordinator")
             } else {
                 world
                     .workers()

@@ -18,7 +18,7 @@ use fencing_lab::view::state::{build_run, load_presets, Choice};
 fn receiver(run: &Run, id: u32) -> Option<String> {
     let sent = |id: u32| {
         run.events().find_map(|e| match &e.kind {
-            EventKind::Sent { to, .. } if e.message == Some(id) => Some(to.clone()),
+            EventKind::Sent { to, .. } if e.message == Some(id) => Some(to.to_string()),
             _ => None,
         })
     };

@@ -251,7 +251,7 @@ fn the_unfenceable_email_shows_its_stale_effect_with_distinct_operation_ids_too(
             if let fencing_lab::sim::Action::Write { worker, write }
             | fencing_lab::sim::Action::Prepare { worker, write } = a
             {
-                write.op_id = Some(format!("{worker}-notice"));
+                write.op_id = Some(format!("{worker}-notice").into());
             }
         }
     }

@@ -1,6 +1,7 @@
 //! Actions: every input the world accepts. A script, a user and the explorer all speak this.
 
 use super::message::MessageKind;
+use super::name::Name;
 use super::time::Tick;
 use super::worker::WriteSpec;
 use serde::{Deserialize, Serialize};
@@ -13,13 +14,13 @@ pub struct MsgSel {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub request: Option<String>,
+    pub request: Option<Name>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<MessageKind>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub from: Option<String>,
+    pub from: Option<Name>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub to: Option<String>,
+    pub to: Option<Name>,
 }
 
 impl MsgSel {
@@ -32,7 +33,7 @@ impl MsgSel {
 
     pub fn request(r: &str) -> Self {
         MsgSel {
-            request: Some(r.to_string()),
+            request: Some(r.into()),
             ..Default::default()
         }
     }
@@ -70,59 +71,59 @@ impl fmt::Display for MsgSel {
 pub enum Action {
     /// Ask the coordinator for a lock (the worker's own lock when none is named).
     Acquire {
-        worker: String,
+        worker: Name,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        lock: Option<String>,
+        lock: Option<Name>,
     },
     /// Build a write, capturing the token held now, without sending it yet.
     Prepare {
-        worker: String,
+        worker: Name,
         write: WriteSpec,
     },
     /// Send what was prepared.
     Send {
-        worker: String,
+        worker: Name,
     },
     /// Prepare and send at once.
     Write {
-        worker: String,
+        worker: Name,
         write: WriteSpec,
     },
     /// Send the last writes again with the same operation id.
     Retry {
-        worker: String,
+        worker: Name,
     },
     Renew {
-        worker: String,
+        worker: Name,
     },
     Release {
-        worker: String,
+        worker: Name,
     },
     /// Stop the world for `ticks`, or until resumed.
     Pause {
-        worker: String,
+        worker: Name,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         ticks: Option<Tick>,
     },
     Resume {
-        worker: String,
+        worker: Name,
     },
     Crash {
-        worker: String,
+        worker: Name,
     },
     Restart {
-        worker: String,
+        worker: Name,
     },
     /// Cut the worker off from the coordinator; it still reaches resources.
     Partition {
-        worker: String,
+        worker: Name,
     },
     Heal {
-        worker: String,
+        worker: Name,
     },
     /// Step a clock: `node` is `coordinator` or a worker.
     ClockJump {
-        node: String,
+        node: Name,
         by: i64,
     },
     Deliver {
@@ -142,9 +143,9 @@ pub enum Action {
     },
     /// Check-then-write: perform the write step of a request that passed its check.
     CompleteWrite {
-        resource: String,
+        resource: Name,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        request: Option<String>,
+        request: Option<Name>,
     },
     /// Let true time pass, delivering what is due and firing every clock.
     Advance {
@@ -158,20 +159,20 @@ pub enum Action {
     CoordinatorRestore,
     CoordinatorFailover,
     ResourceBackup {
-        resource: String,
+        resource: Name,
     },
     ResourceRestore {
-        resource: String,
+        resource: Name,
     },
     ResourceRestart {
-        resource: String,
+        resource: Name,
     },
     /// A worker action: let true time pass tick by tick until the worker believes it holds the lock (its
     /// own lock when none is named), for at most `within` ticks (20 when not given).
     Await {
-        worker: String,
+        worker: Name,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        lock: Option<String>,
+        lock: Option<Name>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         within: Option<Tick>,
     },
@@ -185,16 +186,16 @@ pub enum Action {
 struct ActionFields {
     #[serde(rename = "do")]
     kind: String,
-    worker: Option<String>,
-    lock: Option<String>,
+    worker: Option<Name>,
+    lock: Option<Name>,
     write: Option<WriteSpec>,
     ticks: Option<Tick>,
-    node: Option<String>,
+    node: Option<Name>,
     by: Option<i64>,
     msg: Option<MsgSel>,
     until: Option<Tick>,
-    resource: Option<String>,
-    request: Option<String>,
+    resource: Option<Name>,
+    request: Option<Name>,
     persist: Option<bool>,
     within: Option<Tick>,
 }
@@ -353,7 +354,7 @@ impl Action {
     /// How to make the action named `name` from a worker alone, where it needs nothing else:
     /// an acquire of the worker's own lock, a pause until resumed, send, retry, renew,
     /// release, resume, crash, restart, partition, heal.
-    pub fn worker_only(name: &str) -> Option<fn(String) -> Action> {
+    pub fn worker_only(name: &str) -> Option<fn(Name) -> Action> {
         use Action::*;
         Some(match name {
             "acquire" => |worker| Acquire { worker, lock: None },
@@ -608,7 +609,7 @@ mod tests {
     }
 
     fn samples() -> Vec<Action> {
-        let w = || "A".to_string();
+        let w = || Name::from("A");
         let spec = WriteSpec {
             to: vec!["store".into()],
             op: Op::Set("x".into()),

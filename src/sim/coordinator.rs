@@ -4,6 +4,7 @@ use super::effect::{Effect, Note, Out};
 use super::event::EventKind;
 use super::invariant::{Ghost, GrantFact};
 use super::message::{Message, Node};
+use super::name::Name;
 use super::time::{Clock, Tick};
 use super::token::{Issuer, Token};
 use serde::{Deserialize, Serialize};
@@ -11,7 +12,7 @@ use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Holder {
-    pub worker: String,
+    pub worker: Name,
     pub token: Token,
     /// Ghost: the true order of this grant.
     pub generation: u32,
@@ -25,12 +26,12 @@ pub struct Holder {
 /// A grant waiting for fence-on-acquire acknowledgements before it is announced.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct PendingGrant {
-    pub worker: String,
+    pub worker: Name,
     /// The acquire it answers.
     pub req: u32,
     pub token: Token,
     pub generation: u32,
-    pub awaiting: Vec<String>,
+    pub awaiting: Vec<Name>,
     /// By the coordinator's clock: when unacknowledged fences are sent again.
     pub retry_at_local: i64,
 }
@@ -38,7 +39,7 @@ pub struct PendingGrant {
 /// A worker waiting for a lock, and the acquire its grant will answer.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Waiter {
-    pub worker: String,
+    pub worker: Name,
     pub req: u32,
 }
 
@@ -48,14 +49,14 @@ pub const FENCE_RETRY: Tick = 3;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct LockState {
-    pub name: String,
+    pub name: Name,
     pub ttl: Tick,
     pub issuer: Issuer,
     pub holder: Option<Holder>,
     pub pending: Option<PendingGrant>,
     pub queue: Vec<Waiter>,
     /// Resources that must register a new token before its grant is announced.
-    pub fenced: Vec<String>,
+    pub fenced: Vec<Name>,
     /// Chubby's and Consul's lock-delay: after a holder's lease runs out (not after a clean
     /// release) nobody is granted the lock for this many ticks of the coordinator's clock,
     /// so what the lost holder already sent can land first. A bet on bounded delays, not a fence.
@@ -77,7 +78,7 @@ impl LockState {
 }
 
 /// What a restore brings back.
-pub type LockTable = BTreeMap<String, LockState>;
+pub type LockTable = BTreeMap<Name, LockState>;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Coordinator {
@@ -103,7 +104,7 @@ impl Coordinator {
     pub fn receive(&mut self, now: Tick, from: &str, msg: Message, truth: &Ghost, out: &mut Out) {
         let local = self.local(now);
         let replica = self.replica;
-        let reply_to = Node::Worker(from.to_string());
+        let reply_to = Node::Worker(from.into());
         match msg {
             Message::Acquire { lock, req } => {
                 let Some(l) = self.locks.get_mut(&lock) else {
@@ -131,7 +132,7 @@ impl Coordinator {
                     // Waiting already: the newest acquire is the one its grant will answer.
                     l.queue.retain(|w| w.worker != from);
                     l.queue.push(Waiter {
-                        worker: from.to_string(),
+                        worker: from.into(),
                         req,
                     });
                     out.emit(Note::new(EventKind::AcquireQueued { lock }));
@@ -285,7 +286,7 @@ impl Coordinator {
         let Some(b) = self.backup.as_deref().cloned() else {
             return;
         };
-        let epochs: BTreeMap<String, u64> = self
+        let epochs: BTreeMap<Name, u64> = self
             .locks
             .iter()
             .map(|(k, l)| (k.clone(), l.issuer.epoch))
@@ -369,7 +370,7 @@ fn grant(
         generation,
     }));
     let p = PendingGrant {
-        worker: worker.to_string(),
+        worker: worker.into(),
         req,
         token: token.clone(),
         generation,

@@ -6,6 +6,7 @@
 use super::event::EventKind;
 use super::invariant::GrantFact;
 use super::message::{Message, Node};
+use super::name::Name;
 use super::token::Token;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,8 +27,8 @@ pub struct Note {
     pub kind: EventKind,
     pub token: Option<Token>,
     pub generation: Option<u32>,
-    pub op_id: Option<String>,
-    pub request: Option<String>,
+    pub op_id: Option<Name>,
+    pub request: Option<Name>,
 }
 
 impl Note {

@@ -2,6 +2,7 @@
 
 use super::invariant::ViolationKind;
 use super::message::MessageKind;
+use super::name::Name;
 use super::request::{Op, Reason};
 use super::time::Tick;
 use super::token::Token;
@@ -13,13 +14,13 @@ use std::fmt;
 pub struct Event {
     pub tick: Tick,
     /// Who did it: `coordinator`, a worker, a resource, or `network`.
-    pub actor: String,
+    pub actor: Name,
     pub kind: EventKind,
     pub token: Option<Token>,
     /// The true grant generation concerned, when there is one.
     pub generation: Option<u32>,
-    pub op_id: Option<String>,
-    pub request: Option<String>,
+    pub op_id: Option<Name>,
+    pub request: Option<Name>,
     /// The envelope concerned, when the event is about a message.
     pub message: Option<u32>,
 }
@@ -31,12 +32,12 @@ pub enum EventKind {
     /// `kind` is what the message is, for anything that must tell messages apart; `what`
     /// is its description for people, never parsed.
     Sent {
-        to: String,
+        to: Name,
         kind: MessageKind,
         what: String,
     },
     Delivered {
-        to: String,
+        to: Name,
         kind: MessageKind,
         what: String,
     },
@@ -50,43 +51,43 @@ pub enum EventKind {
         copy: u32,
     },
     LostAtCrashedNode {
-        to: String,
+        to: Name,
     },
     // coordinator
     AcquireQueued {
-        lock: String,
+        lock: Name,
     },
     LeaseGranted {
-        lock: String,
+        lock: Name,
         expires_local: i64,
     },
     FenceStarted {
-        lock: String,
-        resources: Vec<String>,
+        lock: Name,
+        resources: Vec<Name>,
     },
     /// Fence-on-acquire: fences not acknowledged in time are sent again.
     FenceRetried {
-        lock: String,
-        resources: Vec<String>,
+        lock: Name,
+        resources: Vec<Name>,
     },
     LeaseRenewed {
-        lock: String,
+        lock: Name,
         expires_local: i64,
     },
     RenewalDenied {
-        lock: String,
+        lock: Name,
     },
     LeaseExpired {
-        lock: String,
-        holder: String,
+        lock: Name,
+        holder: Name,
     },
     LeaseReleased {
-        lock: String,
+        lock: Name,
     },
     /// The lock is free: everyone waiting for it is told to ask again.
     WaitersNotified {
-        lock: String,
-        workers: Vec<String>,
+        lock: Name,
+        workers: Vec<Name>,
     },
     CoordinatorRestarted {
         persisted: bool,
@@ -98,10 +99,10 @@ pub enum EventKind {
     },
     // worker
     AcquireSent {
-        lock: String,
+        lock: Name,
     },
     LeaseAcquired {
-        lock: String,
+        lock: Name,
         valid_until_local: i64,
     },
     LeaseBeliefRenewed {
@@ -111,11 +112,11 @@ pub enum EventKind {
         why: String,
     },
     LeaseBeliefExpired {
-        lock: String,
+        lock: Name,
     },
     Prepared {
         op: Op,
-        targets: Vec<String>,
+        targets: Vec<Name>,
     },
     Paused {
         until: Option<Tick>,
@@ -141,48 +142,48 @@ pub enum EventKind {
     },
     // resource
     CheckPassed {
-        resource: String,
+        resource: Name,
     },
     WriteAccepted {
-        resource: String,
+        resource: Name,
         highest: Option<Token>,
         value: String,
         no_op: bool,
     },
     WriteRejected {
-        resource: String,
+        resource: Name,
         reason: Reason,
         highest: Option<Token>,
     },
     WriteReplayed {
-        resource: String,
+        resource: Name,
         recorded: String,
     },
     FenceRegistered {
-        resource: String,
+        resource: Name,
         highest: Option<Token>,
     },
     /// A transaction refused at another of its objects: this one is left unchanged.
     TransactionRefused {
-        resource: String,
+        resource: Name,
         because: String,
     },
     ResourceBackedUp {
-        resource: String,
+        resource: Name,
     },
     ResourceRestored {
-        resource: String,
+        resource: Name,
         highest: Option<Token>,
         value: String,
     },
     ResourceRestarted {
-        resource: String,
+        resource: Name,
         lost_checks: usize,
     },
     // checker
     Violation {
         kind: ViolationKind,
-        resource: String,
+        resource: Name,
         detail: String,
     },
 }

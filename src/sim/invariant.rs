@@ -9,6 +9,7 @@
 //! what lets it call a write stale even when a broken issuer gave the stale writer a larger
 //! token. It is testable alone: no node, network or log is needed.
 
+use super::name::Name;
 use super::request::{Reason, Request};
 use super::shared_set::SharedSet;
 use super::time::Tick;
@@ -206,16 +207,16 @@ pub enum Part {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Ghost {
     /// Generations minted per lock (a grant under fence-on-acquire is minted before it is issued).
-    pub minted: BTreeMap<String, u32>,
+    pub minted: BTreeMap<Name, u32>,
     /// Newest grant generation issued (announced to its owner) per lock.
-    pub latest_grant: BTreeMap<String, u32>,
+    pub latest_grant: BTreeMap<Name, u32>,
     /// Per resource: the newest generation whose write was applied there, and that request.
-    pub newest_applied: BTreeMap<String, (u32, String)>,
+    pub newest_applied: BTreeMap<Name, (u32, Name)>,
     /// (resource, op id) pairs whose effect has been applied: a set that grows with every
     /// applied write, so it is shared between snapshots (`SharedSet`).
-    pub executed: SharedSet<(String, String)>,
+    pub executed: SharedSet<(Name, Name)>,
     /// Multi-object operations sent as separate writes: op id → per target, its part once known.
-    pub multi: BTreeMap<String, BTreeMap<String, Option<Part>>>,
+    pub multi: BTreeMap<Name, BTreeMap<Name, Option<Part>>>,
     pub violations: Vec<Violation>,
     /// A resource has refused a stale token (`Milestone::StaleRefused`). Only the explorer
     /// reads it, on every transition, so its state key leaves it out.
@@ -228,9 +229,9 @@ pub struct Ghost {
 pub enum GrantFact {
     /// A grant of `lock` was minted with this generation (fence-on-acquire mints before it
     /// issues: the grant waits for the fences).
-    Minted { lock: String, generation: u32 },
+    Minted { lock: Name, generation: u32 },
     /// The grant was issued to its owner: the newest legitimate grant of `lock`.
-    Issued { lock: String, generation: u32 },
+    Issued { lock: Name, generation: u32 },
 }
 
 /// One verdict at one resource, as the checker needs it: facts the world has and no node
@@ -346,7 +347,12 @@ impl Ghost {
                         req.id,
                         under(g)
                     );
-                    self.violate(ViolationKind::StaleOverwrite, j, Some(by.clone()), detail)
+                    self.violate(
+                        ViolationKind::StaleOverwrite,
+                        j,
+                        Some(by.to_string()),
+                        detail,
+                    )
                 }
                 _ if g < latest => {
                     let detail = format!(
@@ -360,13 +366,10 @@ impl Ghost {
             }
             if newest.as_ref().is_none_or(|(n, _)| g > *n) {
                 self.newest_applied
-                    .insert(j.resource.to_string(), (g, req.id.clone()));
+                    .insert(j.resource.into(), (g, req.id.clone()));
             }
         }
-        if !self
-            .executed
-            .insert((j.resource.to_string(), req.op_id.clone()))
-        {
+        if !self.executed.insert((j.resource.into(), req.op_id.clone())) {
             let detail = format!(
                 "operation {} took effect at {} again ({})",
                 req.op_id, j.resource, req.id
@@ -403,7 +406,7 @@ impl Ghost {
             .multi
             .entry(req.op_id.clone())
             .or_insert_with(|| req.multi.iter().map(|r| (r.clone(), None)).collect());
-        parts.insert(j.resource.to_string(), Some(part));
+        parts.insert(j.resource.into(), Some(part));
         if !parts.values().all(Option::is_some) {
             return;
         }
@@ -436,7 +439,7 @@ impl Ghost {
             kind,
             tick: j.tick,
             resource: j.resource.to_string(),
-            request: j.request.id.clone(),
+            request: j.request.id.to_string(),
             conflicts_with,
             detail,
         });
@@ -479,9 +482,9 @@ mod tests {
             from: from.into(),
             targets: vec!["db".into()],
             token: None,
-            op_id: format!("op-{id}"),
+            op_id: format!("op-{id}").into(),
             op: Op::Set(id.into()),
-            grant: (generation > 0).then(|| ("lock".to_string(), generation)),
+            grant: (generation > 0).then(|| ("lock".into(), generation)),
             multi: Vec::new(),
             also: Vec::new(),
         }
@@ -500,9 +503,9 @@ mod tests {
     fn grants(g: &mut Ghost, n: u32) {
         for generation in 1..=n {
             assert_eq!(g.next_generation("lock"), generation);
-            let lock = "lock".to_string();
+            let lock = Name::from("lock");
             g.record(&GrantFact::Minted {
-                lock: lock.clone(),
+                lock: lock.as_str().into(),
                 generation,
             });
             g.record(&GrantFact::Issued { lock, generation });
@@ -619,7 +622,7 @@ mod tests {
             !std::rc::Rc::ptr_eq(&shared, &mine),
             "a write is news: copied"
         );
-        assert_eq!(mine.newest_applied.get("db"), Some(&(1, "A1".to_string())));
+        assert_eq!(mine.newest_applied.get("db"), Some(&(1, "A1".into())));
         assert!(
             shared.newest_applied.is_empty(),
             "the other snapshot is untouched"

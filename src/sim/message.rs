@@ -4,6 +4,7 @@
 //! and a default delivery time. Any of them may be delivered early, held, dropped or
 //! duplicated by an action, so every delivery order is reachable.
 
+use super::name::Name;
 use super::request::{Outcome, Request};
 use super::rng::Rng;
 use super::time::Tick;
@@ -16,8 +17,8 @@ use std::fmt;
 #[serde(rename_all = "kebab-case")]
 pub enum Node {
     Coordinator,
-    Worker(String),
-    Resource(String),
+    Worker(Name),
+    Resource(Name),
 }
 
 impl Node {
@@ -42,12 +43,12 @@ impl fmt::Display for Node {
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum Message {
     Acquire {
-        lock: String,
+        lock: Name,
         req: u32,
     },
     /// `generation` is ghost data: the true order of grants, read only by the invariant checker.
     Granted {
-        lock: String,
+        lock: Name,
         token: Token,
         ttl: Tick,
         generation: u32,
@@ -57,42 +58,42 @@ pub enum Message {
     /// acquire gets no other answer: the worker simply keeps waiting for it. The lease then
     /// starts from the new acquire's send time, as every lease does.
     Available {
-        lock: String,
+        lock: Name,
         req: u32,
     },
     Renew {
-        lock: String,
+        lock: Name,
         token: Token,
         req: u32,
     },
     Renewed {
-        lock: String,
+        lock: Name,
         token: Token,
         ttl: Tick,
         req: u32,
     },
     RenewDenied {
-        lock: String,
+        lock: Name,
         token: Token,
         req: u32,
     },
     Release {
-        lock: String,
+        lock: Name,
         token: Token,
         req: u32,
     },
     Write(Request),
     Reply {
-        request: String,
+        request: Name,
         outcome: Outcome,
     },
     /// Fence-on-acquire: register a new token at the resource before the grant is announced.
     Fence {
-        lock: String,
+        lock: Name,
         token: Token,
     },
     FenceAck {
-        lock: String,
+        lock: Name,
         token: Token,
     },
 }
@@ -166,7 +167,7 @@ impl Message {
     }
 
     /// The request id a message concerns, if any.
-    pub fn request(&self) -> Option<&str> {
+    pub fn request(&self) -> Option<&Name> {
         match self {
             Message::Write(r) => Some(&r.id),
             Message::Reply { request, .. } => Some(request),

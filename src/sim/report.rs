@@ -84,11 +84,11 @@ impl Report {
                     if e.op_id.is_some() && !requests.iter().any(|r| &r.id == id) =>
                 {
                     requests.push(RequestReport {
-                        id: id.clone(),
-                        from: e.actor.clone(),
-                        resource: to.clone(),
+                        id: id.to_string(),
+                        from: e.actor.to_string(),
+                        resource: to.to_string(),
                         token: e.token.as_ref().map(token_json),
-                        op_id: e.op_id.clone().unwrap_or_default(),
+                        op_id: e.op_id.as_deref().unwrap_or_default().to_string(),
                         outcome: Fate::Pending,
                         reason: None,
                         sent_at: e.tick,
@@ -96,7 +96,7 @@ impl Report {
                         verdicts: Vec::new(),
                     });
                 }
-                EventKind::Dropped { .. } => dropped.push(id.clone()),
+                EventKind::Dropped { .. } => dropped.push(id.to_string()),
                 EventKind::WriteAccepted { .. }
                 | EventKind::WriteRejected { .. }
                 | EventKind::WriteReplayed { .. } => {
@@ -116,7 +116,7 @@ impl Report {
                         _ => unreachable!("matched above"),
                     };
                     r.verdicts.push(VerdictReport {
-                        resource: resource.clone(),
+                        resource: resource.to_string(),
                         outcome,
                         reason,
                         at: e.tick,
@@ -143,7 +143,7 @@ impl Report {
                 .network()
                 .in_flight
                 .iter()
-                .any(|e| e.msg.request() == Some(&r.id));
+                .any(|e| e.msg.request().is_some_and(|q| *q == r.id));
             let checking = world
                 .resources()
                 .iter()
@@ -156,7 +156,7 @@ impl Report {
             .resources()
             .iter()
             .map(|r| ResourceReport {
-                name: r.name.clone(),
+                name: r.name.to_string(),
                 kind: r.kind.name().into(),
                 policy: if r.kind.can_fence() {
                     r.policy.as_str().into()

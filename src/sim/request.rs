@@ -1,5 +1,6 @@
 //! A protected operation as it travels to a resource, and what became of it.
 
+use super::name::Name;
 use super::token::Token;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -28,19 +29,19 @@ impl fmt::Display for Op {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Request {
     /// A name for this send, unique in the run: `A1`, or the label the script gave it.
-    pub id: String,
-    pub from: String,
+    pub id: Name,
+    pub from: Name,
     /// The resources it writes. More than one only for a transaction.
-    pub targets: Vec<String>,
+    pub targets: Vec<Name>,
     /// `None` when the sender's code path omitted it.
     pub token: Option<Token>,
     /// Stable operation id: a retry carries the same one.
-    pub op_id: String,
+    pub op_id: Name,
     pub op: Op,
     /// Ghost data for the checker: the lock and true grant generation the sender acted under.
-    pub grant: Option<(String, u32)>,
+    pub grant: Option<(Name, u32)>,
     /// For one part of a multi-object operation sent as separate writes: every object it covers.
-    pub multi: Vec<String>,
+    pub multi: Vec<Name>,
     /// A transaction across authority domains: the token of every other lock the sender
     /// held for its targets, each with its ghost generation (one token per lock).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -5,6 +5,7 @@
 //! a careful receiver uses: dedup first (a retry gets its recorded answer), then the
 //! fence, then business validation, then the effect.
 
+use super::name::Name;
 use super::request::{Op, Outcome, Reason, Request};
 use super::time::Tick;
 use super::token::Token;
@@ -153,14 +154,14 @@ pub struct ResourceData {
     /// Content store keys; email outbox; API calls made.
     pub items: Vec<String>,
     /// Recorded results by operation id (dedup and idempotency keys).
-    pub results: BTreeMap<String, Recorded>,
+    pub results: BTreeMap<Name, Recorded>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Resource {
-    pub name: String,
+    pub name: Name,
     /// The lock whose tokens this resource honours: its authority domain.
-    pub lock: String,
+    pub lock: Name,
     pub kind: ResourceKind,
     pub policy: Policy,
     pub options: ResourceOptions,
@@ -215,8 +216,8 @@ impl Resource {
             results: BTreeMap::new(),
         };
         Resource {
-            name: name.to_string(),
-            lock: lock.to_string(),
+            name: name.into(),
+            lock: lock.into(),
             kind,
             policy,
             options,

@@ -4,6 +4,7 @@
 //! leave the epoch at 0, so a plain counter compares as a plain integer. The token
 //! names its lock so a resource that binds scope can refuse a token minted for another.
 
+use super::name::Name;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::fmt;
@@ -11,7 +12,7 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Token {
     /// The lock (authority domain) that issued it.
-    pub lock: String,
+    pub lock: Name,
     pub epoch: u64,
     pub counter: i64,
 }
@@ -172,7 +173,7 @@ impl Issuer {
             }
         };
         Token {
-            lock: lock.to_string(),
+            lock: lock.into(),
             epoch: self.epoch,
             counter,
         }

@@ -7,6 +7,7 @@
 use super::effect::{Note, Out};
 use super::event::EventKind;
 use super::message::{Message, MessageKind, Node};
+use super::name::Name;
 use super::request::{Op, Request};
 use super::time::{Clock, Tick};
 use super::token::Token;
@@ -25,7 +26,7 @@ pub enum Status {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Lease {
-    pub lock: String,
+    pub lock: Name,
     pub token: Token,
     pub generation: u32,
     /// By the worker's own clock.
@@ -48,7 +49,7 @@ pub enum Asked {
 pub struct Outstanding {
     /// The number the request carries and its answer echoes.
     pub req: u32,
-    pub lock: String,
+    pub lock: Name,
     pub asked: Asked,
     /// When it was sent, by the worker's clock: a lease its answer grants or extends is
     /// counted from here, never from the answer's arrival.
@@ -60,11 +61,11 @@ pub struct Outstanding {
 #[serde(deny_unknown_fields)]
 pub struct WriteSpec {
     /// One resource, or several for a multi-object operation.
-    pub to: Vec<String>,
+    pub to: Vec<Name>,
     pub op: Op,
     /// Stable operation id; defaults to the request id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub op_id: Option<String>,
+    pub op_id: Option<Name>,
     /// A name for the request; defaults to worker name + sequence number (`A1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
@@ -75,11 +76,11 @@ pub struct WriteSpec {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Worker {
-    pub name: String,
+    pub name: Name,
     pub clock: Clock,
     pub status: Status,
     /// The lock it asks for by default.
-    pub lock: String,
+    pub lock: Name,
     /// A faulty code path: its writes leave the token out.
     pub omits_token: bool,
     /// Renew automatically every this many ticks of its clock while holding.
@@ -143,7 +144,7 @@ impl Worker {
         let req = self.next_req;
         self.next_req += 1;
         let sent_local = self.local(now);
-        let lock = lock.to_string();
+        let lock = Name::from(lock);
         let msg = match &asked {
             Asked::Acquire => Message::Acquire {
                 lock: lock.clone(),
@@ -166,9 +167,7 @@ impl Worker {
     }
 
     pub fn acquire(&mut self, lock: &str, now: Tick, out: &mut Out) {
-        out.emit(Note::new(EventKind::AcquireSent {
-            lock: lock.to_string(),
-        }));
+        out.emit(Note::new(EventKind::AcquireSent { lock: lock.into() }));
         self.ask(lock, Asked::Acquire, now, out);
     }
 
@@ -181,14 +180,14 @@ impl Worker {
 
     /// Build the requests for a write, capturing the tokens held now. `locks[i]` is the lock
     /// guarding `spec.to[i]`: configuration the worker's code knows.
-    pub fn prepare(&mut self, spec: &WriteSpec, locks: &[String], out: &mut Out) {
+    pub fn prepare(&mut self, spec: &WriteSpec, locks: &[Name], out: &mut Out) {
         self.seq += 1;
-        let id = spec
-            .label
-            .clone()
-            .unwrap_or_else(|| format!("{}{}", self.name, self.seq));
+        let id: Name = match &spec.label {
+            Some(label) => label.as_str().into(),
+            None => format!("{}{}", self.name, self.seq).into(),
+        };
         let op_id = spec.op_id.clone().unwrap_or_else(|| id.clone());
-        let request_for = |targets: Vec<String>, target_locks: &[String]| {
+        let request_for = |targets: Vec<Name>, target_locks: &[Name]| {
             let first = target_locks.first().and_then(|l| self.authority_for(l));
             let mut also: Vec<(Token, u32)> = Vec::new();
             for l in target_locks.iter().skip(1) {
@@ -225,7 +224,7 @@ impl Worker {
                 .iter()
                 .zip(locks)
                 .map(|(r, l)| Request {
-                    id: format!("{id}:{r}"),
+                    id: format!("{id}:{r}").into(),
                     multi: spec.to.clone(),
                     ..request_for(vec![r.clone()], std::slice::from_ref(l))
                 })
@@ -266,7 +265,7 @@ impl Worker {
             .last_sent
             .iter()
             .map(|r| Request {
-                id: format!("{}{}", self.name, n) + &suffix(&r.id),
+                id: (format!("{}{}", self.name, n) + suffix(&r.id)).into(),
                 ..r.clone()
             })
             .collect();
@@ -551,7 +550,7 @@ impl Worker {
                 .generation(Some(l.generation)),
             );
         }
-        let due: Vec<(String, Token)> = self
+        let due: Vec<(Name, Token)> = self
             .leases
             .iter()
             // One renewal at a time: the next waits for this one's answer or the lease's end.
@@ -579,6 +578,6 @@ fn ignore(out: &mut Out, kind: MessageKind, req: u32, token: Option<&Token>, why
 }
 
 /// The `:X` part of a multi-object request id, kept on a retry.
-fn suffix(id: &str) -> String {
-    id.find(':').map_or(String::new(), |i| id[i..].to_string())
+fn suffix(id: &str) -> &str {
+    id.find(':').map_or("", |i| &id[i..])
 }

@@ -10,6 +10,7 @@ use super::effect::{Effect, Note, Out};
 use super::event::{Event, EventKind, Metrics};
 use super::invariant::{self, Ghost, Judged, Seen};
 use super::message::{Envelope, Message, Network, Node};
+use super::name::Name;
 use super::request::{Outcome, Request};
 use super::resource::{Policy, Resource, ResourceKind, Verdict};
 use super::rng::Rng;
@@ -25,8 +26,8 @@ use std::rc::Rc;
 /// Two or more workers believing they hold one lock over a span of true time.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Overlap {
-    pub lock: String,
-    pub workers: Vec<String>,
+    pub lock: Name,
+    pub workers: Vec<Name>,
     pub from: Tick,
     pub to: Tick,
 }
@@ -93,12 +94,12 @@ impl World {
                 .filter(|r| {
                     r.kind.can_fence() && r.policy.unwrap_or(s.policy) == Policy::FenceOnAcquire
                 })
-                .map(|r| r.name.clone())
+                .map(|r| Name::from(&r.name))
                 .collect();
             locks.insert(
-                l.name.clone(),
+                Name::from(&l.name),
                 LockState {
-                    name: l.name.clone(),
+                    name: Name::from(&l.name),
                     ttl: l.ttl,
                     issuer: Issuer::new(l.issuer.clone()),
                     holder: None,
@@ -130,10 +131,10 @@ impl World {
             .iter()
             .map(|w| {
                 Rc::new(Worker {
-                    name: w.name.clone(),
+                    name: Name::from(&w.name),
                     clock: w.clock.clone(),
                     status: Status::Running,
-                    lock: w.lock.clone().unwrap_or_else(|| first_lock.clone()),
+                    lock: Name::from(w.lock.as_ref().unwrap_or(&first_lock)),
                     omits_token: w.omits_token,
                     renew_every: w.renew_every,
                     partitioned: false,
@@ -240,7 +241,7 @@ impl World {
     }
 
     /// The lock guarding each named resource (the worker's code knows which lock guards what).
-    fn locks_of(&self, targets: &[String]) -> Vec<String> {
+    fn locks_of(&self, targets: &[Name]) -> Vec<Name> {
         targets
             .iter()
             .filter_map(|t| self.resource(t).map(|r| r.lock.clone()))
@@ -268,7 +269,7 @@ impl World {
                 && sel
                     .request
                     .as_deref()
-                    .is_none_or(|r| e.msg.request() == Some(r))
+                    .is_none_or(|r| e.msg.request().is_some_and(|q| q == r))
                 && sel.kind.is_none_or(|k| e.msg.kind() == k)
                 && sel.from.as_deref().is_none_or(|f| e.from.name() == f)
                 && sel.to.as_deref().is_none_or(|t| e.to.name() == t)
@@ -306,7 +307,7 @@ impl World {
                 let lock = lock
                     .clone()
                     .unwrap_or_else(|| self.workers[self.wi(worker).unwrap_or(0)].lock.clone());
-                if !self.coordinator.locks.contains_key(&lock) {
+                if !self.coordinator.locks.contains_key(lock.as_str()) {
                     return refuse(format!("no lock named “{lock}”"));
                 }
             }
@@ -385,7 +386,7 @@ impl World {
     ) -> Result<Tick, ActionError> {
         let i = self.wi(worker)?;
         let lock = lock.unwrap_or(&self.workers[i].lock).to_string();
-        if !self.coordinator.locks.contains_key(&lock) {
+        if !self.coordinator.locks.contains_key(lock.as_str()) {
             return refuse(format!("no lock named “{lock}”"));
         }
         let within = within.unwrap_or(super::action::AWAIT_DEFAULT_TICKS);
@@ -674,7 +675,7 @@ impl World {
     fn tick(&mut self, log: &mut Log) {
         self.now += 1;
         let now = self.now;
-        let finishing: Vec<(usize, String)> = self
+        let finishing: Vec<(usize, Name)> = self
             .resources
             .iter()
             .enumerate()
@@ -717,12 +718,12 @@ impl World {
     fn send(&mut self, from: Node, to: Node, msg: Message, log: &mut Log) {
         let note = (!log.quiet).then(|| {
             let mut note = Note::new(EventKind::Sent {
-                to: to.name().to_string(),
+                to: to.name().into(),
                 kind: msg.kind(),
                 what: msg.describe(),
             })
             .maybe_token(msg.token());
-            note.request = msg.request().map(str::to_string);
+            note.request = msg.request().cloned();
             if let Message::Write(r) = &msg {
                 note.op_id = Some(r.op_id.clone());
                 note.generation = r.grant.as_ref().map(|g| g.1);
@@ -755,7 +756,7 @@ impl World {
             why: why.to_string(),
         })
         .maybe_token(e.msg.token());
-        note.request = e.msg.request().map(str::to_string);
+        note.request = e.msg.request().cloned();
         self.push(log, "network", note, Some(e.id));
     }
 
@@ -765,7 +766,7 @@ impl World {
         }
         log.events.push(Event {
             tick: self.now,
-            actor: actor.to_string(),
+            actor: actor.into(),
             kind: note.kind,
             token: note.token,
             generation: note.generation,
@@ -782,12 +783,12 @@ impl World {
         let now = self.now;
         if !log.quiet {
             let mut note = Note::new(EventKind::Delivered {
-                to: env.to.name().to_string(),
+                to: env.to.name().into(),
                 kind: env.msg.kind(),
                 what: env.msg.describe(),
             })
             .maybe_token(env.msg.token());
-            note.request = env.msg.request().map(str::to_string);
+            note.request = env.msg.request().cloned();
             self.push(log, "network", note, Some(id));
         }
         match env.to {
@@ -876,7 +877,7 @@ impl World {
                     let resource = self.resources[i].name.clone();
                     let kind = EventKind::TransactionRefused {
                         resource: resource.clone(),
-                        because: because.clone(),
+                        because: because.to_string(),
                     };
                     let mut note =
                         Note::new(kind).maybe_token(req.token_for(&self.resources[i].lock));
@@ -991,10 +992,10 @@ impl World {
         for v in &ghost.violations[start..] {
             let mut note = Note::new(EventKind::Violation {
                 kind: v.kind,
-                resource: v.resource.clone(),
+                resource: Name::from(&v.resource),
                 detail: v.detail.clone(),
             });
-            note.request = Some(v.request.clone());
+            note.request = Some(Name::from(&v.request));
             self.push(log, &v.resource, note, None);
         }
     }
@@ -1002,7 +1003,7 @@ impl World {
     fn note_overlaps(&mut self) {
         let now = self.now;
         for lock in self.coordinator.locks.keys() {
-            let believers: Vec<String> = self
+            let believers: Vec<Name> = self
                 .workers
                 .iter()
                 .filter(|w| w.believes(lock))
@@ -1048,7 +1049,7 @@ impl World {
             _ => super::request::Op::Set(format!("{worker}'s write {seq}")),
         };
         Some(WriteSpec {
-            to: vec![resource.to_string()],
+            to: vec![resource.into()],
             op,
             op_id: None,
             label: None,

@@ -62,7 +62,11 @@ fn decision(e: &Event) -> Option<Decision> {
         Violation { kind, resource, .. } => (resource, format!("violation {}", kind.as_str())),
         _ => return None,
     };
-    Some((resource.clone(), e.request.clone(), what))
+    Some((
+        resource.to_string(),
+        e.request.as_deref().map(str::to_string),
+        what,
+    ))
 }
 
 fn decisions(events: &[Event]) -> Vec<Decision> {
@@ -98,7 +102,7 @@ fn state_difference(a: &World, b: &World) -> Option<(String, String, String)> {
                     format!("value “{}”, items {}", d.value, d.items.join(", "))
                 }
             };
-            (!same).then(|| (ra.name.clone(), show(da), show(db)))
+            (!same).then(|| (ra.name.to_string(), show(da), show(db)))
         })
 }
 

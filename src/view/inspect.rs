@@ -178,7 +178,7 @@ pub fn world_sections(w: &World, start: &World) -> Vec<Section> {
             rows.push(row("mail waiting (paused)", wk.inbox.len().to_string()));
         }
         out.push(Section {
-            title: wk.name.clone(),
+            title: wk.name.to_string(),
             kind: SectionKind::Worker,
             subtitle: "worker".into(),
             rows,
@@ -216,7 +216,7 @@ pub fn world_sections(w: &World, start: &World) -> Vec<Section> {
             rows.push(row("items", r.data.items.join(", ")));
         }
         out.push(Section {
-            title: r.name.clone(),
+            title: r.name.to_string(),
             kind: SectionKind::Resource,
             subtitle: format!("{} · {fence}", r.kind.name()),
             rows,

@@ -458,7 +458,7 @@ fn place(
         Delivered { to, kind, .. } => {
             let l = lane_of(to)?;
             match (&e.request, *kind == MessageKind::Write) {
-                (Some(r), true) => Some(Place::Attach(l, r.clone())),
+                (Some(r), true) => Some(Place::Attach(l, r.to_string())),
                 _ => Some(Place::Anchor(l)),
             }
         }
@@ -469,12 +469,12 @@ fn place(
         | WriteReplayed { resource, .. }
         | CheckPassed { resource } => {
             let w = verdict_width(e, fenced(resource));
-            lane_of(resource).map(|l| Place::Own(l, w, e.request.clone()))
+            lane_of(resource).map(|l| Place::Own(l, w, e.request.as_deref().map(str::to_string)))
         }
         Violation { resource, .. } => {
             let l = lane_of(resource)?;
             match &e.request {
-                Some(r) => Some(Place::Attach(l, r.clone())),
+                Some(r) => Some(Place::Attach(l, r.to_string())),
                 None => Some(Place::Anchor(l)),
             }
         }
@@ -1088,15 +1088,15 @@ impl<'a> Painter<'a> {
                 .and_then(|h| self.lane_of(&h.worker).map(|lane| (lane, h.token.short())));
             let ours = self
                 .holders
-                .get(name)
+                .get(name.as_str())
                 .map(|(lane, o)| (*lane, o.key.clone()));
             if truth != ours {
-                if let Some((lane, o)) = self.holders.remove(name) {
+                if let Some((lane, o)) = self.holders.remove(name.as_str()) {
                     self.close(lane, BarKind::Holder, o, xe, s);
                 }
                 if let Some((lane, t)) = truth {
                     let o = holder_open(xe, name, &self.lanes[lane].name, Some(&t), s);
-                    self.holders.insert(name.clone(), (lane, o));
+                    self.holders.insert(name.to_string(), (lane, o));
                 }
             }
         }
@@ -1192,7 +1192,7 @@ impl<'a> Painter<'a> {
                     self.tl.violations.push(ViolationMark {
                         x: at.x + 28,
                         y: self.lanes[l].axis,
-                        resource: resource.clone(),
+                        resource: resource.to_string(),
                         kind: kind.as_str().to_string(),
                         explain: kind.explain().to_string(),
                         detail: detail.clone(),
@@ -1403,7 +1403,8 @@ impl<'a> Painter<'a> {
             _ => return,
         };
         if let WriteAccepted { resource, .. } | WriteRejected { resource, .. } = &e.kind {
-            self.highest_now.insert(resource.clone(), highest.clone());
+            self.highest_now
+                .insert(resource.to_string(), highest.clone());
         }
         let lane = &self.lanes[l];
         let fenced = self
@@ -1420,7 +1421,7 @@ impl<'a> Painter<'a> {
             y: lane.axis,
             resource: lane.name.clone(),
             kind,
-            request: e.request.clone().unwrap_or_default(),
+            request: e.request.as_deref().unwrap_or_default().to_string(),
             token: e
                 .token
                 .as_ref()
@@ -1455,7 +1456,7 @@ impl<'a> Painter<'a> {
                 self.end_holder(lock, x, s);
                 if let Some(h) = holder.as_deref().and_then(|h| self.lane_of(h)) {
                     let o = holder_open(x, lock, &self.lanes[h].name, tok.as_deref(), s);
-                    self.holders.insert(lock.clone(), (h, o));
+                    self.holders.insert(lock.to_string(), (h, o));
                 }
             }
             LeaseExpired { lock, .. } | LeaseReleased { lock } => self.end_holder(lock, x, s),
@@ -1514,7 +1515,7 @@ impl<'a> Painter<'a> {
                 highest, resource, ..
             } => {
                 let h = highest.as_ref().map_or("none".to_string(), |t| t.short());
-                self.highest_now.insert(resource.clone(), h);
+                self.highest_now.insert(resource.to_string(), h);
             }
             _ => {}
         }
@@ -1671,7 +1672,7 @@ fn seed_in_flight(
             .highest
             .as_ref()
             .map_or("none".to_string(), |t| t.short());
-        highest_now.insert(r.name.clone(), h);
+        highest_now.insert(r.name.to_string(), h);
     }
 }
 
@@ -1815,7 +1816,7 @@ pub fn describe(e: &Event) -> String {
     let actor = if e.actor == "network" {
         "the network".to_string()
     } else {
-        e.actor.clone()
+        e.actor.to_string()
     };
     format!("t={} · {actor} {}{tok}", e.tick, e.kind)
 }
@@ -3021,7 +3022,7 @@ mod tests {
         let mut run = Run::new(&s, None);
         for w in &s.workers {
             run.act(Action::Acquire {
-                worker: w.name.clone(),
+                worker: w.name.as_str().into(),
                 lock: None,
             })
             .unwrap();
@@ -3084,14 +3085,17 @@ mod tests {
         let mut run = Run::new(&s, None);
         let w = s.workers[0].name.clone();
         run.act(Action::Acquire {
-            worker: w.clone(),
+            worker: w.as_str().into(),
             lock: None,
         })
         .unwrap();
         run.act(Action::Advance { ticks: 2 }).unwrap();
         let tl = layout(&run);
         assert!(tl.bars.iter().any(|b| b.kind == BarKind::Belief && b.open));
-        run.act(Action::Crash { worker: w.clone() }).unwrap();
+        run.act(Action::Crash {
+            worker: w.as_str().into(),
+        })
+        .unwrap();
         let tl = layout(&run);
         let belief = tl.bars.iter().find(|b| b.kind == BarKind::Belief).unwrap();
         assert!(!belief.open, "a crash ends the belief");

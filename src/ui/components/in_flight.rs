@@ -2,7 +2,7 @@
 //! order is reachable; and check-then-write requests waiting for their write step.
 
 use super::{act_button, act_button_unless};
-use crate::sim::{Action, MsgSel};
+use crate::sim::{Action, MsgSel, Name};
 use crate::ui::state::use_app;
 use crate::view::text;
 use yew::prelude::*;
@@ -41,7 +41,7 @@ pub fn InFlight() -> Html {
             </li>
         }
     });
-    let checked: Vec<(String, String)> = w
+    let checked: Vec<(Name, Name)> = w
         .resources()
         .iter()
         .flat_map(|r| {

@@ -11,7 +11,7 @@ use yew::prelude::*;
 /// rule (`World::write_to`), which the buttons only offer.
 fn write_for(w: &World, worker: &str, resource: &str) -> Option<Action> {
     Some(Action::Write {
-        worker: worker.to_string(),
+        worker: worker.into(),
         write: w.write_to(worker, resource)?,
     })
 }
@@ -20,7 +20,7 @@ fn write_for(w: &World, worker: &str, resource: &str) -> Option<Action> {
 /// paused writer's request, sent later by "Send prepared".
 fn prepare_for(w: &World, worker: &str, resource: &str) -> Option<Action> {
     Some(Action::Prepare {
-        worker: worker.to_string(),
+        worker: worker.into(),
         write: w.write_to(worker, resource)?,
     })
 }
@@ -77,7 +77,7 @@ pub fn Sandbox() -> Html {
             (Action::ClockJump { node: worker(), by: -5 }, "Clock −5".into(), format!("Clock −5 {n}: jump its clock back")),
         ];
         html! {
-            <fieldset class="node worker" key={n.clone()}>
+            <fieldset class="node worker" key={n.as_str()}>
                 <legend>{format!("Worker {n}")}<span class="status">{text::status(&wk.status)}</span><span class="status token-note">{token_note(wk)}</span></legend>
                 {buttons(main)}
                 <div class="faults">{buttons(faults)}</div>
@@ -88,7 +88,7 @@ pub fn Sandbox() -> Html {
     let resources = w.resources().iter().map(|r| {
         let n = r.name.clone();
         html! {
-            <fieldset class="node resource" key={n.clone()}>
+            <fieldset class="node resource" key={n.as_str()}>
                 <legend>{n.clone()}<span class="status">{r.kind.name()}</span></legend>
                 {buttons(vec![
                     (Action::ResourceBackup { resource: n.clone() }, "Back up".into(), format!("Back up {n}")),
