@@ -49,21 +49,38 @@ const STALE_OVERWRITE: u8 = 1;
 const SUPERSEDED_WRITE: u8 = 2;
 const DOUBLE_EXECUTION: u8 = 4;
 const OWNER_LOCKED_OUT: u8 = 16;
-/// Room for messages on the wire and in a paused worker's mailbox (asserted, never silently full).
-const NET: usize = 8;
-const INBOX: usize = 4;
+/// Room for messages on the wire and in a paused worker's mailbox: the most this system ever
+/// has (the cross-check asserts it, and a send into a full array panics).
+const NET: usize = 2;
+const INBOX: usize = 1;
 
 /// A message. Its direction follows from its kind; `w` is the worker at one end. Coordinator
 /// request numbers (`req`) are kept as ranks among the worker's live ones, as the explorer's
 /// state key hashes them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 enum Msg {
-    Acquire { w: u8, req: u8 },
-    Granted { w: u8, g: u8, req: u8 },
-    Available { w: u8, req: u8 },
+    Acquire {
+        w: u8,
+        req: u8,
+    },
+    Granted {
+        w: u8,
+        g: u8,
+        req: u8,
+    },
+    Available {
+        w: u8,
+        req: u8,
+    },
     /// The worker's one write, under the grant of generation `g`.
-    Write { w: u8, g: u8 },
-    Reply { w: u8, accepted: bool },
+    Write {
+        w: u8,
+        g: u8,
+    },
+    Reply {
+        w: u8,
+        accepted: bool,
+    },
 }
 
 impl Msg {
@@ -110,7 +127,7 @@ struct Wk {
 }
 
 /// The whole state: every node, the network, the checker's ghost, and the explorer's own
-/// counters (program positions, holds and pauses spent). 74 bytes, `Copy`.
+/// counters (program positions, holds and pauses spent). 71 bytes, `Copy`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 struct St {
     now: u8,
@@ -160,7 +177,11 @@ struct Peer {
 
 impl St {
     fn send(&mut self, msg: Msg) {
-        let slot = self.net.iter_mut().find(|e| e.is_none()).expect("room on the wire");
+        let slot = self
+            .net
+            .iter_mut()
+            .find(|e| e.is_none())
+            .expect("room on the wire");
         *slot = Some(Env {
             msg,
             sent: self.now,
@@ -182,7 +203,11 @@ impl St {
             m @ (Msg::Granted { w, .. } | Msg::Available { w, .. } | Msg::Reply { w, .. }) => {
                 let wk = &mut self.workers[w as usize];
                 if wk.paused {
-                    let slot = wk.inbox.iter_mut().find(|m| m.is_none()).expect("inbox room");
+                    let slot = wk
+                        .inbox
+                        .iter_mut()
+                        .find(|m| m.is_none())
+                        .expect("inbox room");
                     *slot = Some(m);
                 } else {
                     self.handle(w, m);
@@ -234,7 +259,9 @@ impl St {
         let wk = &mut self.workers[w as usize];
         match m {
             Msg::Granted { g, req, .. } => {
-                let Some((asked, sent)) = wk.asking else { return };
+                let Some((asked, sent)) = wk.asking else {
+                    return;
+                };
                 if asked != req {
                     return;
                 }
@@ -338,7 +365,12 @@ impl St {
     /// The next tick at which time passing changes something (`World::next_deadline`).
     fn next_deadline(&self) -> Option<u8> {
         let soon = self.now + 1;
-        let due = self.net.iter().flatten().filter(|e| !e.held).map(|e| e.sent + 1);
+        let due = self
+            .net
+            .iter()
+            .flatten()
+            .filter(|e| !e.held)
+            .map(|e| e.sent + 1);
         let expiry = self.holder.map(|h| h.expires);
         let leases = self
             .workers
@@ -362,7 +394,12 @@ impl St {
             };
             let wk = &self.workers[w as usize];
             wk.asking.iter().for_each(|a| add(a.0));
-            for m in wk.inbox.iter().flatten().chain(self.net.iter().flatten().map(|e| &e.msg)) {
+            for m in wk
+                .inbox
+                .iter()
+                .flatten()
+                .chain(self.net.iter().flatten().map(|e| &e.msg))
+            {
                 let mut m = *m;
                 if let Some((x, r)) = m.req_mut() {
                     if x == w {
@@ -370,8 +407,15 @@ impl St {
                     }
                 }
             }
-            self.holder.filter(|h| h.w == w).iter().for_each(|h| add(h.req));
-            self.queue.iter().flatten().filter(|q| q.0 == w).for_each(|q| add(q.1));
+            self.holder
+                .filter(|h| h.w == w)
+                .iter()
+                .for_each(|h| add(h.req));
+            self.queue
+                .iter()
+                .flatten()
+                .filter(|q| q.0 == w)
+                .for_each(|q| add(q.1));
             let live = &mut live[..n];
             live.sort_unstable();
             let rank = |r: u8| live.iter().position(|&x| x == r).expect("live") as u8 + 1;
@@ -525,12 +569,20 @@ impl Model for Peer {
 
     fn properties(&self) -> Vec<Property<Self>> {
         vec![
-            Property::always("stale_overwrite", |_, s: &St| s.violated & STALE_OVERWRITE == 0),
-            Property::always("superseded_write", |_, s: &St| s.violated & SUPERSEDED_WRITE == 0),
-            Property::always("double_execution", |_, s: &St| s.violated & DOUBLE_EXECUTION == 0),
+            Property::always("stale_overwrite", |_, s: &St| {
+                s.violated & STALE_OVERWRITE == 0
+            }),
+            Property::always("superseded_write", |_, s: &St| {
+                s.violated & SUPERSEDED_WRITE == 0
+            }),
+            Property::always("double_execution", |_, s: &St| {
+                s.violated & DOUBLE_EXECUTION == 0
+            }),
             // One write per operation to one resource: never a partial multi-object write.
             Property::always("inconsistent_objects", |_, _| true),
-            Property::always("owner_locked_out", |_, s: &St| s.violated & OWNER_LOCKED_OUT == 0),
+            Property::always("owner_locked_out", |_, s: &St| {
+                s.violated & OWNER_LOCKED_OUT == 0
+            }),
             Property::sometimes("write_applied", |_, s: &St| s.newest.is_some()),
             Property::sometimes("granted_again", |_, s: &St| s.latest >= 2),
             Property::sometimes("stale_refused", |_, s: &St| s.stale_refused()),
@@ -547,7 +599,10 @@ fn worker_index(name: &str) -> u8 {
 }
 
 fn label_index(id: &str) -> u8 {
-    LABELS.iter().position(|l| *l == id).expect("a scripted write") as u8
+    LABELS
+        .iter()
+        .position(|l| *l == id)
+        .expect("a scripted write") as u8
 }
 
 /// The peer state a world is, with the explorer's own counters beside it. Panics on anything
@@ -562,7 +617,11 @@ fn abstract_world(w: &World, pcs: &[usize], holds: u8, pauses: u8) -> St {
     let minted = g.minted.get(&lock.name).copied().unwrap_or(0) as u8;
     assert_eq!(lock.issuer.next, [TOKEN_BASE + 1 + minted as i64]);
     let gen_of = |t: &fencing_lab::sim::token::Token, gen: u32| {
-        assert_eq!(t.counter, TOKEN_BASE + gen as i64, "token and generation in step");
+        assert_eq!(
+            t.counter,
+            TOKEN_BASE + gen as i64,
+            "token and generation in step"
+        );
         gen as u8
     };
     // Request numbers as ranks among each worker's live ones (`World::state_key`'s ranks).
@@ -590,7 +649,10 @@ fn abstract_world(w: &World, pcs: &[usize], holds: u8, pauses: u8) -> St {
         mine.iter().position(|&x| x == r).expect("live") as u8 + 1
     };
     let msg = |m: &Message, i: u8| match m {
-        Message::Acquire { req, .. } => Msg::Acquire { w: i, req: rank(i, *req) },
+        Message::Acquire { req, .. } => Msg::Acquire {
+            w: i,
+            req: rank(i, *req),
+        },
         Message::Granted {
             token,
             generation,
@@ -605,7 +667,10 @@ fn abstract_world(w: &World, pcs: &[usize], holds: u8, pauses: u8) -> St {
                 req: rank(i, *req),
             }
         }
-        Message::Available { req, .. } => Msg::Available { w: i, req: rank(i, *req) },
+        Message::Available { req, .. } => Msg::Available {
+            w: i,
+            req: rank(i, *req),
+        },
         Message::Write(r) => {
             assert_eq!(label_index(&r.id), i);
             let gen = r.grant.as_ref().expect("under a grant").1;
@@ -627,7 +692,10 @@ fn abstract_world(w: &World, pcs: &[usize], holds: u8, pauses: u8) -> St {
         assert!(reqs.len() <= 1);
         reqs.first().map(|r| {
             assert_eq!(label_index(&r.id), i);
-            gen_of(r.token.as_ref().expect("a token"), r.grant.as_ref().expect("grant").1)
+            gen_of(
+                r.token.as_ref().expect("a token"),
+                r.grant.as_ref().expect("grant").1,
+            )
         })
     };
     let mut workers = [Wk::default(); 2];
@@ -717,13 +785,23 @@ fn abstract_world(w: &World, pcs: &[usize], holds: u8, pauses: u8) -> St {
             assert!(t.counter > TOKEN_BASE && t.epoch == 0);
             (t.counter - TOKEN_BASE) as u8
         }),
-        value: VALUES.iter().position(|v| *v == r.data.value).expect("a value") as u8,
+        value: VALUES
+            .iter()
+            .position(|v| *v == r.data.value)
+            .expect("a value") as u8,
         net,
-        newest: g.newest_applied.get(&r.name).map(|(n, by)| (*n as u8, label_index(by))),
+        newest: g
+            .newest_applied
+            .get(&r.name)
+            .map(|(n, by)| (*n as u8, label_index(by))),
         executed,
         violated: g.violated_kinds(),
     };
-    assert_eq!(s.stale_refused(), g.stale_refused, "stale_refused is a function of the state");
+    assert_eq!(
+        s.stale_refused(),
+        g.stale_refused,
+        "stale_refused is a function of the state"
+    );
     s
 }
 
@@ -826,7 +904,10 @@ fn mirror(s: &Scenario, b: &Bounds, peer: &Peer) -> Mirrored {
             None => programs.push((worker, vec![a.clone()])),
         }
     }
-    assert_eq!(programs.iter().map(|p| p.0.as_str()).collect::<Vec<_>>(), WORKERS);
+    assert_eq!(
+        programs.iter().map(|p| p.0.as_str()).collect::<Vec<_>>(),
+        WORKERS
+    );
     let key = |n: &Node0| {
         let mut h = fencing_lab::sim::hash::FxHasher::default();
         n.world.state_key().hash(&mut h);
@@ -844,8 +925,16 @@ fn mirror(s: &Scenario, b: &Bounds, peer: &Peer) -> Mirrored {
     let mut peer_of: HashMap<u64, St> = HashMap::new();
     let mut key_of: HashMap<St, u64> = HashMap::new();
     let mut same = |k: u64, st: St| {
-        assert_eq!(*peer_of.entry(k).or_insert(st), st, "one key, two peer states");
-        assert_eq!(*key_of.entry(st).or_insert(k), k, "one peer state, two keys");
+        assert_eq!(
+            *peer_of.entry(k).or_insert(st),
+            st,
+            "one key, two peer states"
+        );
+        assert_eq!(
+            *key_of.entry(st).or_insert(k),
+            k,
+            "one peer state, two keys"
+        );
     };
     let root_st = abstract_world(&root.world, &root.pcs, 0, 0);
     assert_eq!(root_st, Peer::init());
@@ -901,14 +990,18 @@ fn mirror(s: &Scenario, b: &Bounds, peer: &Peer) -> Mirrored {
 /// Each property of the report in `Property::ALL`'s order, with the length of its shortest
 /// counterexample or witness (None: held, or not reached).
 fn explorer_verdicts(r: &ExploreReport) -> Vec<(String, Option<usize>)> {
-    let inv = r
-        .invariants
-        .iter()
-        .map(|i| (i.kind.as_str().to_string(), i.counterexample.as_ref().map(Vec::len)));
-    let ms = r
-        .milestones
-        .iter()
-        .map(|m| (m.kind.as_str().to_string(), m.witness.as_ref().map(Vec::len)));
+    let inv = r.invariants.iter().map(|i| {
+        (
+            i.kind.as_str().to_string(),
+            i.counterexample.as_ref().map(Vec::len),
+        )
+    });
+    let ms = r.milestones.iter().map(|m| {
+        (
+            m.kind.as_str().to_string(),
+            m.witness.as_ref().map(Vec::len),
+        )
+    });
     inv.chain(ms).collect()
 }
 
@@ -919,7 +1012,7 @@ struct FirstFound(Arc<Mutex<HashMap<&'static str, usize>>>);
 
 impl CheckerVisitor<Peer> for FirstFound {
     fn visit(&self, model: &Peer, path: Path<St, Act>) {
-        let s = path.last_state().clone();
+        let s = *path.last_state();
         let len = path.into_actions().len();
         let mut found = self.0.lock().expect("not poisoned");
         for p in model.properties() {
@@ -955,7 +1048,11 @@ fn check(name: &str, s: &Scenario, b: &Bounds) -> ExploreReport {
     assert!(r.complete);
     let peer = peer_for(s, b);
     let m = mirror(s, b, &peer);
-    assert_eq!((m.explored, m.distinct), (r.states, r.distinct_states), "the mirror is the explorer");
+    assert_eq!(
+        (m.explored, m.distinct),
+        (r.states, r.distinct_states),
+        "the mirror is the explorer"
+    );
     let first = FirstFound::default();
     let c = peer
         .clone()
@@ -972,7 +1069,9 @@ fn check(name: &str, s: &Scenario, b: &Bounds) -> ExploreReport {
         .map(|p| (p.name.to_string(), found.get(p.name).copied()))
         .collect();
     let discovered: HashSet<&str> = c.discoveries().into_keys().collect();
-    assert!(ours.iter().all(|(p, len)| len.is_some() == discovered.contains(p.as_str())));
+    assert!(ours
+        .iter()
+        .all(|(p, len)| len.is_some() == discovered.contains(p.as_str())));
     let theirs = explorer_verdicts(&r);
     println!(
         "{name:<14} explorer {:>5} explored {:>5} distinct | peer {:>5} explored {:>5} distinct | deepest {}",
@@ -986,7 +1085,10 @@ fn check(name: &str, s: &Scenario, b: &Bounds) -> ExploreReport {
         let say = |x: &Option<usize>| x.map_or("-".to_string(), |n| format!("{n} steps"));
         println!("  {p:<22} explorer {:<10} peer {}", say(a), say(b));
     }
-    assert_eq!((c.state_count(), c.unique_state_count()), (r.states, r.distinct_states));
+    assert_eq!(
+        (c.state_count(), c.unique_state_count()),
+        (r.states, r.distinct_states)
+    );
     assert_eq!(theirs, ours, "the same verdicts and shortest runs");
     r
 }
@@ -1003,39 +1105,53 @@ fn main() {
     }
 
     // Timing: both whole searches, breadth first, one thread, under the preset's own policy.
+    // The machine is shared, so the two alternate in rounds, each round a `measure` of each,
+    // and the ratio is the median of the rounds' ratios.
     let b = Bounds::for_scenario(&base);
     let peer = peer_for(&base, &b);
-    let samples = if full { 21 } else { 1 };
+    let (rounds, samples) = if full { (7, 5) } else { (1, 1) };
     let mut explored = 0;
-    let ours = measure(samples, || {
-        explored = black_box(explore(&base, None, b.clone())).states;
-    });
     let mut peer_explored = 0;
-    let theirs = measure(samples, || {
-        let c = peer
-            .clone()
-            .checker()
-            .threads(1)
-            .target_max_depth(b.max_depth + 1)
-            .spawn_bfs()
-            .join();
-        peer_explored = black_box(c.state_count());
-    });
+    let (mut ours, mut theirs, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let e = measure(samples, || {
+            explored = black_box(explore(&base, None, b.clone())).states;
+        });
+        let p = measure(samples, || {
+            let c = peer
+                .clone()
+                .checker()
+                .threads(1)
+                .target_max_depth(b.max_depth + 1)
+                .spawn_bfs()
+                .join();
+            peer_explored = black_box(c.state_count());
+        });
+        ratios.push(p.median.as_secs_f64() / e.median.as_secs_f64());
+        ours.push(e.median);
+        theirs.push(p.median);
+    }
     assert_eq!(explored, peer_explored);
-    let rate = |d: std::time::Duration| explored as f64 / d.as_secs_f64();
+    let median = |xs: &mut Vec<std::time::Duration>| {
+        xs.sort();
+        xs[xs.len() / 2]
+    };
+    let (ours, theirs) = (median(&mut ours), median(&mut theirs));
+    ratios.sort_by(f64::total_cmp);
+    let rate = |d: std::time::Duration| explored as f64 / d.as_secs_f64() / 1e6;
     println!(
-        "\npaused-writer, {explored} states explored, median of {samples}:\n  \
-         explorer   {:>10}  {:>6.3} M states/s  (min {}, max {})\n  \
-         Stateright {:>10}  {:>6.3} M states/s  (min {}, max {})\n  \
-         ratio explorer ÷ Stateright: {:.3}",
-        fmt_time(ours.median),
-        rate(ours.median) / 1e6,
-        fmt_time(ours.min),
-        fmt_time(ours.max),
-        fmt_time(theirs.median),
-        rate(theirs.median) / 1e6,
-        fmt_time(theirs.min),
-        fmt_time(theirs.max),
-        rate(ours.median) / rate(theirs.median)
+        "\npaused-writer, {explored} states explored; {rounds} rounds of {samples} samples each, \
+         medians; peer state {} bytes\n  \
+         explorer   {:>10}  {:>6.3} M states/s\n  \
+         Stateright {:>10}  {:>6.3} M states/s\n  \
+         ratio explorer ÷ Stateright: {:.3} (rounds {:.3} to {:.3})",
+        std::mem::size_of::<St>(),
+        fmt_time(ours),
+        rate(ours),
+        fmt_time(theirs),
+        rate(theirs),
+        ratios[ratios.len() / 2],
+        ratios[0],
+        ratios[ratios.len() - 1]
     );
 }
