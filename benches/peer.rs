@@ -1028,6 +1028,34 @@ impl CheckerVisitor<Peer> for FirstFound {
     }
 }
 
+/// The peer's model in a plain breadth-first search (a queue and a set of 64-bit state
+/// hashes, as the explorer keeps them), without Stateright: how much of Stateright's time is
+/// the model's. Returns states explored and distinct.
+fn plain_bfs(peer: &Peer) -> (usize, usize) {
+    let fx = |s: &St| {
+        let mut h = fencing_lab::sim::hash::FxHasher::default();
+        s.hash(&mut h);
+        h.finish()
+    };
+    let init = Peer::init();
+    let mut seen: HashSet<u64, std::hash::BuildHasherDefault<fencing_lab::sim::hash::FxHasher>> =
+        HashSet::default();
+    seen.insert(fx(&init));
+    let mut queue = VecDeque::from([init]);
+    let (mut explored, mut acts) = (1, Vec::new());
+    while let Some(s) = queue.pop_front() {
+        peer.actions(&s, &mut acts);
+        for a in acts.drain(..) {
+            let next = peer.next_state(&s, a).expect("taken");
+            explored += 1;
+            if seen.insert(fx(&next)) {
+                queue.push_back(next);
+            }
+        }
+    }
+    (explored, seen.len())
+}
+
 fn peer_for(s: &Scenario, b: &Bounds) -> Peer {
     let fenced = match s.policy {
         Policy::HighestSeen => true,
@@ -1112,7 +1140,9 @@ fn main() {
     let (rounds, samples) = if full { (7, 5) } else { (1, 1) };
     let mut explored = 0;
     let mut peer_explored = 0;
-    let (mut ours, mut theirs, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    let mut plain_counts = (0, 0);
+    let (mut ours, mut theirs, mut plain, mut ratios) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for _ in 0..rounds {
         let e = measure(samples, || {
             explored = black_box(explore(&base, None, b.clone())).states;
@@ -1127,16 +1157,20 @@ fn main() {
                 .join();
             peer_explored = black_box(c.state_count());
         });
+        let q = measure(samples, || plain_counts = black_box(plain_bfs(&peer)));
         ratios.push(p.median.as_secs_f64() / e.median.as_secs_f64());
         ours.push(e.median);
         theirs.push(p.median);
+        plain.push(q.median);
     }
     assert_eq!(explored, peer_explored);
+    let r = explore(&base, None, b.clone());
+    assert_eq!(plain_counts, (r.states, r.distinct_states));
     let median = |xs: &mut Vec<std::time::Duration>| {
         xs.sort();
         xs[xs.len() / 2]
     };
-    let (ours, theirs) = (median(&mut ours), median(&mut theirs));
+    let (ours, theirs, plain) = (median(&mut ours), median(&mut theirs), median(&mut plain));
     ratios.sort_by(f64::total_cmp);
     let rate = |d: std::time::Duration| explored as f64 / d.as_secs_f64() / 1e6;
     println!(
@@ -1144,7 +1178,8 @@ fn main() {
          medians; peer state {} bytes\n  \
          explorer   {:>10}  {:>6.3} M states/s\n  \
          Stateright {:>10}  {:>6.3} M states/s\n  \
-         ratio explorer ÷ Stateright: {:.3} (rounds {:.3} to {:.3})",
+         ratio explorer ÷ Stateright: {:.3} (rounds {:.3} to {:.3})\n  \
+         (the peer's model in a plain queue-and-set search, no Stateright: {}, {:.3} M states/s)",
         std::mem::size_of::<St>(),
         fmt_time(ours),
         rate(ours),
@@ -1152,6 +1187,8 @@ fn main() {
         rate(theirs),
         ratios[ratios.len() / 2],
         ratios[0],
-        ratios[ratios.len() - 1]
+        ratios[ratios.len() - 1],
+        fmt_time(plain),
+        rate(plain)
     );
 }
