@@ -12,6 +12,9 @@
 //! verdicts and the same shortest counterexample and witness lengths as `explore()`, for the
 //! preset's policy and each variant's.
 //!
+//! The timing also runs the peer's model in a plain queue-and-set search, to tell the model's
+//! share of Stateright's time from the checker's own.
+//!
 //! `cargo bench --bench peer` checks and times (several samples, medians); run without
 //! `--bench` (as `cargo test --benches` does) it checks and takes one quick sample.
 
@@ -36,8 +39,8 @@ use harness::{fmt_time, measure};
 // The peer: paused-writer as a compact Stateright model.
 // ---------------------------------------------------------------------------------------
 
-/// The preset's constants: the lock's TTL, and its counter issuer's first token (a grant of
-/// generation g carries token `TOKEN_BASE + g`).
+/// The preset's constants: the lock's TTL, and its counter issuer's tokens (from 41: the grant
+/// of generation g carries token `TOKEN_BASE + g`).
 const TTL: u8 = 10;
 const TOKEN_BASE: i64 = 40;
 /// Workers by index: A (who prepares "A's report") and B (who writes "B's report").
