@@ -145,7 +145,8 @@ const TEXT: &[(&str, &[&str])] = &[
     ("red-7", &["red-0"]),
     ("blue-9", &["blue-0"]),
     ("brown-6", &["panel", "current"]),
-    ("brown-7", &["current"]),
+    // The paused band's words, on its hatch: the pale ground and the stripes.
+    ("brown-7", &["current", "yellow-3"]),
     ("purple-6", &["panel", "purple-0"]),
     ("pause", &["current"]),
 ];
