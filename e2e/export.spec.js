@@ -43,6 +43,10 @@ test('Export SVG and PNG of paused-writer at its end', async ({ page, pageErrors
   expect(style).not.toContain('var(');
   expect(style).toMatch(/\.arrow\.k-write line \{[^}]*stroke: #0550ae/);
   expect(style).toContain('.doc .doc-title');
+  // The light theme only, on the document's own white background (e2e/theme.spec.js: the
+  // same file from a page in the dark theme).
+  expect(style).not.toContain('prefers-color-scheme');
+  expect(style).toMatch(/\.gutter-bg\{fill:#(fff|ffffff);/);
 
   const png = await download(page, 'Export PNG');
   expect(png.name).toBe(svg.name.replace(/\.svg$/, '.png'));

@@ -55,7 +55,7 @@ const DOC_CSS: &str = "
 .doc{font-family:var(--sans)}
 .doc .doc-title{font-size:17px;font-weight:700}
 .doc .doc-sub{font-size:12px;fill:var(--muted)}
-.gutter-bg{fill:var(--white);stroke:var(--border)}
+.gutter-bg{fill:var(--panel);stroke:var(--border)}
 .doc .lane-name{font-size:13px;font-weight:700}
 .doc .lane-detail{font-size:10.5px;fill:var(--muted)}
 .doc .lane-coordinator .lane-name{fill:var(--purple-6)}
@@ -75,8 +75,11 @@ pub fn stylesheet(sheets: &Sheets) -> String {
 /// replaced by its value in `palette` (a file read anywhere, by a viewer that may not know
 /// custom properties, looks as the page does), one line per line of rules. The palette is
 /// read as written in static/palette.css or as a browser gives it back (a rule on one line).
+/// Only its top-level rules count: the light theme. The dark theme's `@media` block is left
+/// out, so a file exported from a page in either theme is the same light drawing on its own
+/// opaque background, readable on a light or a dark slide.
 pub fn written_out(palette: &str, sheets: &[&str]) -> String {
-    let palette = without_comments(palette);
+    let palette = top_level_rules(&without_comments(palette));
     let palette: Vec<(&str, &str)> = palette
         .split(['{', ';', '}'])
         .filter_map(|d| d.trim().strip_prefix("--")?.split_once(':'))
@@ -93,6 +96,31 @@ pub fn written_out(palette: &str, sheets: &[&str]) -> String {
         .filter(|l| !l.is_empty())
         .collect();
     lines.join("\n")
+}
+
+/// A stylesheet without its at-rules (`@media … { … }`, `@import …;`): the rules at its top
+/// level only.
+fn top_level_rules(css: &str) -> String {
+    let mut out = String::with_capacity(css.len());
+    let (mut depth, mut skipping) = (0usize, false);
+    for c in css.chars() {
+        if depth == 0 && c == '@' {
+            skipping = true;
+        }
+        if !skipping {
+            out.push(c);
+        }
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth = depth.saturating_sub(1);
+                skipping &= depth > 0;
+            }
+            ';' if depth == 0 => skipping = false,
+            _ => {}
+        }
+    }
+    out
 }
 
 /// A stylesheet without its `/* comments */`.
@@ -569,6 +597,45 @@ mod tests {
             &[".v-ok { fill: var(--ok); }\n.v-bad { stroke: var(--bad); }"],
         );
         assert_eq!(css, ".v-ok { fill: #1a7f37; }\n.v-bad { stroke: #cf222e; }");
+    }
+
+    #[test]
+    fn an_export_carries_the_light_theme_whichever_the_page_is_in() {
+        // The dark theme's block, as a browser gives it back, before or after the light one.
+        let light = ":root { color-scheme: light dark; --ok: #1a7f37; --bad: #cf222e; }";
+        let dark =
+            "@media (prefers-color-scheme: dark) {\n  :root { --ok: #3fb950; --bad: #ff7b72; }\n}";
+        let sheet = ".v-ok { fill: var(--ok); }\n.v-bad { stroke: var(--bad); }";
+        let want = ".v-ok { fill: #1a7f37; }\n.v-bad { stroke: #cf222e; }";
+        assert_eq!(written_out(&format!("{light}\n{dark}"), &[sheet]), want);
+        assert_eq!(written_out(&format!("{dark}\n{light}"), &[sheet]), want);
+        assert_eq!(top_level_rules("@import url(x.css);\na{b:c}"), "\na{b:c}");
+        // The file as written: the dark block sets colours again, and none of them is
+        // written out; the document paints its own light background (the gutter's rect
+        // covers it whole).
+        let style = stylesheet(&Sheets::built_in());
+        assert!(PALETTE_CSS.contains("@media (prefers-color-scheme: dark)"));
+        assert!(style.contains(".tl-svg text {\nfill: #1f2328;"), "{style}");
+        assert!(!style.contains("#e6edf3") && !style.contains("#161b22"));
+        assert!(style.contains(".gutter-bg{fill:#ffffff;"));
+        let svg = paused_writer_svg();
+        let (w, h) = (
+            svg.split("width=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap(),
+            svg.split("height=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap(),
+        );
+        assert!(svg.contains(&format!(
+            r#"<rect class="gutter-bg" x="0" y="0" width="{w}" height="{h}" rx="0"/>"#
+        )));
     }
 
     #[test]

@@ -244,6 +244,11 @@ fn draw_and_save(
         .map_err(js_text)?
         .ok_or("no 2d canvas")?
         .unchecked_into();
+    // Opaque from the start, as the light theme's panel the SVG paints under its drawing
+    // (`svg::written_out`): no pixel of the PNG is transparent, so it reads the same on a
+    // dark slide.
+    ctx.set_fill_style_str("#fff");
+    ctx.fill_rect(0.0, 0.0, f64::from(w * PNG_SCALE), f64::from(h * PNG_SCALE));
     ctx.draw_image_with_html_image_element_and_dw_and_dh(
         img,
         0.0,
