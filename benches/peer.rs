@@ -760,7 +760,7 @@ fn abstract_world(w: &World, pcs: &[usize], holds: u8, pauses: u8) -> St {
     let executed: u8 = (0..2u8)
         .filter(|&i| {
             g.executed
-                .contains(&(r.name.clone(), LABELS[i as usize].to_string()))
+                .contains(&(r.name.clone(), LABELS[i as usize].into()))
         })
         .fold(0, |bits, i| bits | 1 << i);
     assert_eq!(g.executed.len(), executed.count_ones() as usize);
@@ -820,7 +820,7 @@ struct Node0 {
 /// public interface): each with the program positions and counters after it.
 fn mirror_choices(
     n: &Node0,
-    programs: &[(String, Vec<Action>)],
+    programs: &[(fencing_lab::sim::Name, Vec<Action>)],
     b: &Bounds,
 ) -> Vec<(Action, Vec<usize>, u8, u8)> {
     let w = &n.world;
@@ -891,7 +891,7 @@ struct Mirrored {
 /// state that the peer's successors are the explorer's, mapped.
 fn mirror(s: &Scenario, b: &Bounds, peer: &Peer) -> Mirrored {
     assert!(b.max_drops == 0 && b.max_duplicates == 0 && b.max_crashes == 0 && b.max_moves == 0);
-    let mut programs: Vec<(String, Vec<Action>)> = Vec::new();
+    let mut programs: Vec<(fencing_lab::sim::Name, Vec<Action>)> = Vec::new();
     for (_, a) in s.script_actions() {
         let worker = match a {
             Action::Acquire { worker, .. }
