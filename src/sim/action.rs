@@ -49,7 +49,7 @@ impl fmt::Display for MsgSel {
             parts.push(format!("request {r}"));
         }
         if let Some(k) = &self.kind {
-            parts.push(format!("{k:?}").to_lowercase());
+            parts.push(k.name().to_string());
         }
         if let Some(x) = &self.from {
             parts.push(format!("from {x}"));

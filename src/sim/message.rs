@@ -116,6 +116,23 @@ pub enum MessageKind {
 }
 
 impl MessageKind {
+    /// The kind as a scenario file or a link names it (serde's kebab-case name).
+    pub fn name(&self) -> &'static str {
+        match self {
+            MessageKind::Acquire => "acquire",
+            MessageKind::Grant => "grant",
+            MessageKind::Available => "available",
+            MessageKind::Renew => "renew",
+            MessageKind::Renewed => "renewed",
+            MessageKind::RenewDenied => "renew-denied",
+            MessageKind::Release => "release",
+            MessageKind::Write => "write",
+            MessageKind::Reply => "reply",
+            MessageKind::Fence => "fence",
+            MessageKind::FenceAck => "fence-ack",
+        }
+    }
+
     /// The message as a word in a sentence.
     pub fn word(&self) -> &'static str {
         match self {
@@ -342,5 +359,33 @@ impl Network {
             .filter(|e| e.is_due(now))
             .min_by_key(|e| (e.due_at, e.id))
             .map(|e| e.id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kind_is_named_as_serde_names_it() {
+        use MessageKind::*;
+        for k in [
+            Acquire,
+            Grant,
+            Available,
+            Renew,
+            Renewed,
+            RenewDenied,
+            Release,
+            Write,
+            Reply,
+            Fence,
+            FenceAck,
+        ] {
+            assert_eq!(
+                serde_json::to_string(&k).unwrap(),
+                format!("\"{}\"", k.name())
+            );
+        }
     }
 }

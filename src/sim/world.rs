@@ -514,7 +514,7 @@ impl World {
             Resume { .. } => self.with_worker(i, log, |w, out| w.resume(now, out)),
             Crash { .. } => self.with_worker(i, log, |w, out| w.crash(out)),
             Restart { .. } => self.with_worker(i, log, |w, out| w.restart(out)),
-            other => unreachable!("not a worker's own action: {other:?}"),
+            other => unreachable!("not a worker's own action: {}", other.name()),
         }
     }
 
@@ -590,7 +590,7 @@ impl World {
                 let note = Note::new(EventKind::Duplicated { copy });
                 self.push(log, "network", note, Some(id));
             }
-            other => unreachable!("not a network action: {other:?}"),
+            other => unreachable!("not a network action: {}", other.name()),
         }
     }
 
@@ -616,7 +616,7 @@ impl World {
                 c.fail_over();
                 EventKind::FailedOver { replica: c.replica }
             }
-            other => unreachable!("not a coordinator action: {other:?}"),
+            other => unreachable!("not a coordinator action: {}", other.name()),
         };
         self.push(log, "coordinator", Note::new(kind), None);
     }
@@ -666,7 +666,7 @@ impl World {
                 };
                 (resource, kind)
             }
-            other => unreachable!("not a resource action: {other:?}"),
+            other => unreachable!("not a resource action: {}", other.name()),
         };
         self.push(log, resource, Note::new(kind), None);
     }
