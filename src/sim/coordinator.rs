@@ -213,6 +213,19 @@ impl Coordinator {
 
     /// Expire leases whose time has come by this node's clock, grant to whoever waits, and
     /// send fences again that were not acknowledged in time.
+    /// Whether `tick` would do anything now: a fence to send again, a lease to expire, a
+    /// lock-delay to end (see `Worker::tick_due`).
+    pub fn tick_due(&self, now: Tick) -> bool {
+        let local = self.local(now);
+        self.locks.values().any(|l| {
+            l.pending
+                .as_ref()
+                .is_some_and(|p| local >= p.retry_at_local)
+                || l.holder.as_ref().is_some_and(|h| local >= h.expires_local)
+                || l.delayed_until_local.is_some_and(|until| local >= until)
+        })
+    }
+
     pub fn tick(&mut self, now: Tick, out: &mut Out) {
         let local = self.local(now);
         for l in self.locks.values_mut() {

@@ -510,6 +510,23 @@ impl Worker {
     }
 
     /// Time passes for a running worker: its lease may run out by its clock, or be due for renewal.
+    /// Whether `tick` would do anything now: a timed pause ending, a lease running out by this
+    /// worker's clock, a renewal due. Lets the world skip copying a shared worker (see
+    /// `World::tick`); the world checks in debug builds that a skipped tick changes nothing.
+    pub fn tick_due(&self, now: Tick) -> bool {
+        match self.status {
+            Status::Paused { until: Some(t) } => now >= t,
+            Status::Running => {
+                let local = self.local(now);
+                self.leases.iter().any(|l| {
+                    local >= l.valid_until_local
+                        || (l.renew_at_local.is_some_and(|t| local >= t) && !self.renewing(&l.lock))
+                })
+            }
+            _ => false,
+        }
+    }
+
     pub fn tick(&mut self, now: Tick, out: &mut Out) {
         if let Status::Paused { until: Some(t) } = self.status {
             if now >= t {
