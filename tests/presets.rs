@@ -450,3 +450,44 @@ fn the_embedded_presets_are_the_files_value_for_value() {
         assert_eq!(a, b, "{id}");
     }
 }
+
+/// A coordinator restore or a restart without persistence drops its holders: lost holders,
+/// so a lock-delay starts there too, and B waits it out.
+#[test]
+fn lock_delay_follows_a_restore_and_a_restart_that_forget_the_holder() {
+    let s = presets::get("chubby-lock-delay").unwrap();
+    let covers = s.with_variant(s.variant("delay-covers").unwrap());
+    for forget in [
+        Action::CoordinatorRestore,
+        Action::CoordinatorRestart {
+            persist: Some(false),
+        },
+    ] {
+        let mut w = World::new(&covers);
+        for a in [
+            Action::Acquire {
+                worker: "A".into(),
+                lock: None,
+            },
+            Action::Advance { ticks: 3 },
+            forget.clone(),
+            Action::Acquire {
+                worker: "B".into(),
+                lock: None,
+            },
+        ] {
+            w.step(&a).unwrap_or_else(|e| panic!("{a}: {e}"));
+        }
+        let forgotten_at = 3;
+        let held = (0..40).find(|_| {
+            let b = w
+                .coordinator()
+                .holder("file-lock")
+                .is_some_and(|h| h.worker == "B");
+            w.step(&Action::Advance { ticks: 1 }).unwrap();
+            b
+        });
+        let at = held.map(|_| w.now()).expect("B is granted in the end");
+        assert!(at > forgotten_at + 15, "{forget}: B holds it at t = {at}");
+    }
+}

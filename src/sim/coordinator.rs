@@ -69,6 +69,11 @@ impl LockState {
     fn grantable(&self) -> bool {
         self.holder.is_none() && self.pending.is_none() && self.delayed_until_local.is_none()
     }
+
+    /// A holder was lost (not released): grant to nobody for `lock_delay` from `local`.
+    fn start_lock_delay(&mut self, local: i64) {
+        self.delayed_until_local = (self.lock_delay > 0).then(|| local + self.lock_delay as i64);
+    }
 }
 
 /// What a restore brings back.
@@ -240,10 +245,9 @@ impl Coordinator {
                     .token(&h.token)
                     .generation(Some(h.generation)),
                 );
-                if l.lock_delay > 0 {
-                    // Waiters stay queued until the delay is over.
-                    l.delayed_until_local = Some(local + l.lock_delay as i64);
-                } else {
+                l.start_lock_delay(local);
+                // Waiters stay queued until a lock-delay is over.
+                if l.delayed_until_local.is_none() {
                     grant_next(l, out);
                 }
             }
@@ -258,13 +262,16 @@ impl Coordinator {
         self.backup = Some(std::rc::Rc::new(self.locks.clone()));
     }
 
-    pub fn restart(&mut self, persisted: bool) {
+    /// Without persistence the holders are forgotten: each is a lost holder, so a lock with
+    /// a lock-delay starts one, as an expiry does.
+    pub fn restart(&mut self, persisted: bool, now: Tick) {
         if !persisted {
+            let local = self.local(now);
             for l in self.locks.values_mut() {
                 l.holder = None;
                 l.pending = None;
                 l.queue.clear();
-                l.delayed_until_local = None;
+                l.start_lock_delay(local);
                 l.issuer.forget();
             }
         }
@@ -273,7 +280,8 @@ impl Coordinator {
     /// The lock table and counters go back to the snapshot; epoch issuers move to a new epoch.
     /// A restore is an ownership change like any other: the snapshot's holders, pending
     /// grants and waiters are stale news, so none is brought back — every owner asks again.
-    pub fn restore(&mut self) {
+    pub fn restore(&mut self, now: Tick) {
+        let local = self.local(now);
         let Some(b) = self.backup.as_deref().cloned() else {
             return;
         };
@@ -290,7 +298,8 @@ impl Coordinator {
             l.holder = None;
             l.pending = None;
             l.queue.clear();
-            l.delayed_until_local = None;
+            // The dropped holders are lost holders too.
+            l.start_lock_delay(local);
         }
     }
 

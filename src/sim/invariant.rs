@@ -484,6 +484,7 @@ mod tests {
             grant: (generation > 0).then(|| ("lock".to_string(), generation)),
             multi: Vec::new(),
             also: Vec::new(),
+            if_version: None,
         }
     }
 

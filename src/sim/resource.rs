@@ -117,8 +117,9 @@ pub struct ResourceOptions {
     pub bind_scope: bool,
     /// Record each operation id's result and replay it to a retry.
     pub dedup: bool,
-    /// Forget a recorded result this many ticks after recording it, as Stripe forgets an
-    /// idempotency key after 24 hours (never, when absent).
+    /// Forget a recorded result this many ticks after recording it, as Stripe may prune an
+    /// idempotency key once it is 24 hours old (never, when absent). Judged by true time:
+    /// resources have no clock of their own in the model, so theirs is taken to be exact.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub key_expiry: Option<Tick>,
 }
@@ -151,6 +152,10 @@ pub struct ResourceData {
     pub balance: i64,
     /// Content store keys; email outbox; API calls made.
     pub items: Vec<String>,
+    /// Bumped by every write applied: what a conditional write names (S3's ETag, GCS's
+    /// generation, a row version). Starts at 1.
+    #[serde(default)]
+    pub version: u64,
     /// Recorded results by operation id (dedup and idempotency keys).
     pub results: BTreeMap<String, Recorded>,
 }
@@ -166,6 +171,9 @@ pub struct Resource {
     pub data: ResourceData,
     /// Check-then-write: requests that passed the check and have not written yet.
     pub checked: Vec<Request>,
+    /// Writes bump `data.version` (only where the scenario writes conditionally).
+    #[serde(default)]
+    pub versioned: bool,
     /// Shared, immutable once taken (see `Coordinator::backup`).
     pub backup: Option<std::rc::Rc<ResourceData>>,
 }
@@ -211,6 +219,7 @@ impl Resource {
             value,
             balance,
             items: Vec::new(),
+            version: 1,
             results: BTreeMap::new(),
         };
         Resource {
@@ -222,6 +231,7 @@ impl Resource {
             backup: Some(std::rc::Rc::new(data.clone())),
             data,
             checked: Vec::new(),
+            versioned: false,
         }
     }
 
@@ -296,6 +306,9 @@ impl Resource {
             } else {
                 Verdict::Rejected(Reason::KeyReused)
             });
+        }
+        if req.if_version.is_some_and(|v| v != self.data.version) {
+            return Err(Verdict::Rejected(Reason::PreconditionFailed));
         }
         self.fence_check(req.token_for(&self.lock))
             .map_err(Verdict::Rejected)?;
@@ -390,6 +403,9 @@ impl Resource {
                 self.data.value = key;
             }
         }
+        if self.versioned {
+            self.data.version += 1;
+        }
         Verdict::Applied { no_op: false }
     }
 
@@ -449,6 +465,7 @@ mod tests {
             grant: None,
             multi: Vec::new(),
             also: Vec::new(),
+            if_version: None,
         }
     }
 
