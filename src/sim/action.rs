@@ -616,6 +616,7 @@ mod tests {
             op_id: Some("op1".into()),
             label: None,
             transaction: false,
+            if_version: None,
         };
         let msg = MsgSel::request("A1");
         use Action::*;

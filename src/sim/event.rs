@@ -357,6 +357,9 @@ pub struct Metrics {
     /// Requests refused because their idempotency key was used for another operation.
     #[serde(default)]
     pub key_reused: u32,
+    /// Conditional writes refused because the object changed since it was read.
+    #[serde(default)]
+    pub precondition_failed: u32,
     pub dedup_replayed: u32,
     pub messages_dropped: u32,
     /// Answers a worker could not match to a request it was waiting for.
@@ -380,6 +383,7 @@ impl Metrics {
                 Reason::WrongScope => self.fencing_rejected_wrong_scope += 1,
                 Reason::Business => self.business_failed += 1,
                 Reason::KeyReused => self.key_reused += 1,
+                Reason::PreconditionFailed => self.precondition_failed += 1,
             },
             WriteReplayed { .. } => self.dedup_replayed += 1,
             Dropped { .. } => self.messages_dropped += 1,
@@ -409,6 +413,7 @@ impl Metrics {
             ),
             ("business failed", self.business_failed),
             ("idempotency key reused", self.key_reused),
+            ("precondition failed", self.precondition_failed),
             ("dedup replayed", self.dedup_replayed),
             ("messages dropped", self.messages_dropped),
             ("replies ignored", self.replies_ignored),

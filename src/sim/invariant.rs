@@ -487,6 +487,7 @@ mod tests {
             grant: (generation > 0).then(|| ("lock".into(), generation)),
             multi: Vec::new(),
             also: Vec::new(),
+            if_version: None,
         }
     }
 

@@ -327,6 +327,7 @@ impl Driven {
                         op_id: None,
                         label: None,
                         transaction: false,
+                        if_version: None,
                     };
                     self.take(Action::Prepare {
                         worker: name.into(),

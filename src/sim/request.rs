@@ -46,6 +46,9 @@ pub struct Request {
     /// held for its targets, each with its ghost generation (one token per lock).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub also: Vec<(Token, u32)>,
+    /// Apply only if the object's version is this one (`WriteSpec::if_version`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub if_version: Option<u64>,
 }
 
 impl Request {
@@ -86,6 +89,9 @@ pub enum Reason {
     /// Its idempotency key was used before for another operation (Stripe answers 400: a
     /// key may only be reused with the same parameters).
     KeyReused,
+    /// A conditional write whose version is no longer the object's: someone wrote since it
+    /// was read (S3 and GCS answer 412 Precondition Failed).
+    PreconditionFailed,
 }
 
 impl Reason {
@@ -96,6 +102,7 @@ impl Reason {
             Reason::WrongScope => "wrong_scope",
             Reason::Business => "business",
             Reason::KeyReused => "key_reused",
+            Reason::PreconditionFailed => "precondition_failed",
         }
     }
 

@@ -153,6 +153,10 @@ pub struct ResourceData {
     pub balance: i64,
     /// Content store keys; email outbox; API calls made.
     pub items: Vec<String>,
+    /// Bumped by every write applied: what a conditional write names (S3's ETag, GCS's
+    /// generation, a row version). Starts at 1.
+    #[serde(default)]
+    pub version: u64,
     /// Recorded results by operation id (dedup and idempotency keys).
     pub results: BTreeMap<Name, Recorded>,
 }
@@ -168,6 +172,9 @@ pub struct Resource {
     pub data: ResourceData,
     /// Check-then-write: requests that passed the check and have not written yet.
     pub checked: Vec<Request>,
+    /// Writes bump `data.version` (only where the scenario writes conditionally).
+    #[serde(default)]
+    pub versioned: bool,
     /// Shared, immutable once taken (see `Coordinator::backup`).
     pub backup: Option<std::rc::Rc<ResourceData>>,
 }
@@ -213,6 +220,7 @@ impl Resource {
             value,
             balance,
             items: Vec::new(),
+            version: 1,
             results: BTreeMap::new(),
         };
         Resource {
@@ -224,6 +232,7 @@ impl Resource {
             backup: Some(std::rc::Rc::new(data.clone())),
             data,
             checked: Vec::new(),
+            versioned: false,
         }
     }
 
@@ -298,6 +307,9 @@ impl Resource {
             } else {
                 Verdict::Rejected(Reason::KeyReused)
             });
+        }
+        if req.if_version.is_some_and(|v| v != self.data.version) {
+            return Err(Verdict::Rejected(Reason::PreconditionFailed));
         }
         self.fence_check(req.token_for(&self.lock))
             .map_err(Verdict::Rejected)?;
@@ -392,6 +404,9 @@ impl Resource {
                 self.data.value = key;
             }
         }
+        if self.versioned {
+            self.data.version += 1;
+        }
         Verdict::Applied { no_op: false }
     }
 
@@ -451,6 +466,7 @@ mod tests {
             grant: None,
             multi: Vec::new(),
             also: Vec::new(),
+            if_version: None,
         }
     }
 

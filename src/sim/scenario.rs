@@ -214,6 +214,10 @@ pub struct Settings {
     pub dedup: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub key_expiry: Option<Tick>,
+    /// `false`: every scripted write drops its `if_version` (a store without conditional
+    /// writes, or code that does not use them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conditional: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub transaction: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -345,13 +349,14 @@ impl Scenario {
                 l.lock_delay = t;
             }
         }
-        if let Some(x) = set.transaction {
-            for step in &mut s.script {
-                for a in &mut step.actions {
-                    if let Action::Write { write, .. } | Action::Prepare { write, .. } = a {
-                        if write.to.len() > 1 {
-                            write.transaction = x;
-                        }
+        for step in &mut s.script {
+            for a in &mut step.actions {
+                if let Action::Write { write, .. } | Action::Prepare { write, .. } = a {
+                    if let Some(x) = set.transaction.filter(|_| write.to.len() > 1) {
+                        write.transaction = x;
+                    }
+                    if set.conditional == Some(false) {
+                        write.if_version = None;
                     }
                 }
             }

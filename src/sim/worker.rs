@@ -72,6 +72,10 @@ pub struct WriteSpec {
     /// Several targets written as one transaction covering all their fences.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub transaction: bool,
+    /// A conditional write: apply only if the object's version is still this one, the one
+    /// the worker read (S3's If-Match, GCS's ifGenerationMatch, a SQL row version).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub if_version: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -212,6 +216,7 @@ impl Worker {
                 grant: first.map(|l| (l.lock.clone(), l.generation)),
                 multi: Vec::new(),
                 also,
+                if_version: spec.if_version,
             }
         };
         // Added to what is already prepared: a send sends everything prepared since the last.

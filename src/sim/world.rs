@@ -149,6 +149,11 @@ impl World {
                 })
             })
             .collect();
+        // Objects keep a version only where the story writes conditionally: elsewhere it
+        // would tell apart states with the same future and grow the explorer's space.
+        let versioned = s.script_actions().any(|(_, a)| {
+            matches!(a, Action::Write { write, .. } | Action::Prepare { write, .. } if write.if_version.is_some())
+        });
         let resources = s
             .resources
             .iter()
@@ -158,13 +163,15 @@ impl World {
                 } else {
                     Policy::Unfenced
                 };
-                Rc::new(Resource::new(
+                let mut res = Resource::new(
                     &r.name,
                     r.lock.as_deref().unwrap_or(&first_lock),
                     r.kind.clone(),
                     policy,
                     r.options.clone(),
-                ))
+                );
+                res.versioned = versioned;
+                Rc::new(res)
             })
             .collect();
         World {
@@ -416,6 +423,9 @@ impl World {
         }
         for r in &write.to {
             self.ri(r)?;
+        }
+        if write.if_version.is_some() && !self.resources.iter().any(|r| r.versioned) {
+            return refuse("a conditional write (if_version) needs a scenario whose script writes conditionally: only there do objects keep a version");
         }
         Ok(())
     }
@@ -1064,6 +1074,7 @@ impl World {
             op_id: None,
             label: None,
             transaction: false,
+            if_version: None,
         })
     }
 

@@ -373,6 +373,7 @@ mod tests {
             op_id: None,
             label: None,
             transaction: false,
+            if_version: None,
         };
         let acquire = |w: &str| Action::Acquire {
             worker: w.into(),

@@ -195,6 +195,10 @@ pub fn world_sections(w: &World, start: &World) -> Vec<Section> {
             row("highest token", token(r.data.highest.as_ref())),
             row("value", r.data.value.clone()),
         ];
+        if r.versioned {
+            // What a conditional write names (S3's ETag, GCS's generation).
+            rows.push(row("version", r.data.version.to_string()));
+        }
         if !r.data.results.is_empty() {
             let recorded: Vec<String> = r
                 .data

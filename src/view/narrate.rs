@@ -323,6 +323,10 @@ fn reject_reason(
         (Reason::Business, _, _) => {
             "against a business rule: the operation itself is refused (this is not a fencing decision)".into()
         }
+        (Reason::PreconditionFailed, _, _) => format!(
+            "a failed precondition: the write names a version of the object that is no longer current (it is at version {}): someone wrote since it was read",
+            res.data.version
+        ),
         (Reason::KeyReused, _, _) => {
             "its idempotency key was already used for a different operation: a key may only be reused with the same parameters (this is not a fencing decision)".into()
         }
@@ -484,6 +488,7 @@ mod tests {
                 op_id: None,
                 label: None,
                 transaction: false,
+                if_version: None,
             },
         };
         let mut r = build_run(&s, &Choice::Policy(Policy::HighestSeen));
