@@ -995,7 +995,11 @@ fn render_text(run: &mut Run, report: &Report, verdict: &Verdict) -> String {
                 r.name.clone(),
                 r.kind.clone(),
                 r.policy.clone(),
-                format!("highest {}", json_scalar(&r.highest)),
+                format!(
+                    "{} {}",
+                    Policy::parse(&r.policy).map_or("highest", |p| p.kept_token()),
+                    json_scalar(&r.highest)
+                ),
                 format!("value “{}”", r.value),
             ]
         })

@@ -127,6 +127,13 @@ const FILES: &[(&str, &str)] = &[
         include_str!(concat!(env!("OUT_DIR"), "/presets/stripe-idempotency.json")),
     ),
     (
+        "redlock-random-value",
+        include_str!(concat!(
+            env!("OUT_DIR"),
+            "/presets/redlock-random-value.json"
+        )),
+    ),
+    (
         "sandbox",
         include_str!(concat!(env!("OUT_DIR"), "/presets/sandbox.json")),
     ),

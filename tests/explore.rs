@@ -302,6 +302,33 @@ const VERDICTS: &[(&str, &str, bool, &[&str])] = &[
         &["double_execution"],
     ),
     ("stripe-idempotency", "no-key", true, &["double_execution"]),
+    // Random values compared by size put grants in a random order; check-and-set by
+    // equality refuses the paused holder, but a registration held in the network lands
+    // after B's and replaces it (the explorer holds registrations at equal-token receivers).
+    (
+        "redlock-random-value",
+        "compared-by-size",
+        true,
+        &["stale_overwrite", "superseded_write", "owner_locked_out"],
+    ),
+    (
+        "redlock-random-value",
+        "check-and-set",
+        true,
+        &["stale_overwrite", "superseded_write", "owner_locked_out"],
+    ),
+    (
+        "redlock-random-value",
+        "registered-by-size",
+        true,
+        &["superseded_write", "owner_locked_out"],
+    ),
+    (
+        "redlock-random-value",
+        "unfenced",
+        true,
+        &["stale_overwrite", "superseded_write"],
+    ),
 ];
 
 fn assert_pinned(id: &str) {
@@ -353,6 +380,7 @@ pinned!(immutable_thumbnail, "immutable-thumbnail");
 pinned!(lease_duration_tradeoff, "lease-duration-tradeoff");
 pinned!(chubby_lock_delay, "chubby-lock-delay");
 pinned!(stripe_idempotency, "stripe-idempotency");
+pinned!(redlock_random_value, "redlock-random-value");
 
 #[test]
 fn every_preset_and_variant_has_a_pinned_verdict() {

@@ -360,6 +360,9 @@ pub struct Metrics {
     /// Conditional writes refused because the object changed since it was read.
     #[serde(default)]
     pub precondition_failed: u32,
+    /// Writes refused by equal-token because their token is not the registered one.
+    #[serde(default)]
+    pub fencing_rejected_not_registered: u32,
     pub dedup_replayed: u32,
     pub messages_dropped: u32,
     /// Answers a worker could not match to a request it was waiting for.
@@ -384,6 +387,7 @@ impl Metrics {
                 Reason::Business => self.business_failed += 1,
                 Reason::KeyReused => self.key_reused += 1,
                 Reason::PreconditionFailed => self.precondition_failed += 1,
+                Reason::NotRegistered => self.fencing_rejected_not_registered += 1,
             },
             WriteReplayed { .. } => self.dedup_replayed += 1,
             Dropped { .. } => self.messages_dropped += 1,
@@ -414,6 +418,10 @@ impl Metrics {
             ("business failed", self.business_failed),
             ("idempotency key reused", self.key_reused),
             ("precondition failed", self.precondition_failed),
+            (
+                "fencing rejected: not registered",
+                self.fencing_rejected_not_registered,
+            ),
             ("dedup replayed", self.dedup_replayed),
             ("messages dropped", self.messages_dropped),
             ("replies ignored", self.replies_ignored),

@@ -12,6 +12,8 @@
 use super::action::{Action, MsgSel};
 use super::hash::FxHasher;
 use super::invariant::{Milestone, Property, ViolationKind};
+use super::message::{self, MessageKind};
+use super::resource::Policy;
 use super::scenario::Scenario;
 use super::time::Tick;
 use super::world::World;
@@ -403,13 +405,20 @@ impl Explorer {
             let msg = MsgSel::id(e.id);
             // A reply only tells a worker what happened; when it lands changes nothing else,
             // so it arrives on time rather than being one more ordering to try.
-            if e.msg.kind() != super::message::MessageKind::Reply {
+            if e.msg.kind() != MessageKind::Reply {
                 out.push(same(Action::Deliver { msg: msg.clone() }));
             }
-            // Holding matters for protected writes (a delayed request); other messages are
-            // reordered by delivering them early, which is always a choice.
-            let is_write = e.msg.kind() == super::message::MessageKind::Write;
-            if is_write && n.used.holds < b.max_holds && !e.is_held(w.now()) {
+            // Holding matters for protected writes (a delayed request), and for a registration
+            // at a receiver that cannot order registrations (equal-token: a late one replaces
+            // a newer one; fence-on-acquire ignores it). Other messages are reordered by
+            // delivering them early, which is always a choice.
+            let delayable = match e.msg.kind() {
+                MessageKind::Write => true,
+                MessageKind::Fence => matches!(&e.to, message::Node::Resource(r)
+                    if w.resource(r).is_some_and(|r| r.policy == Policy::EqualToken)),
+                _ => false,
+            };
+            if delayable && n.used.holds < b.max_holds && !e.is_held(w.now()) {
                 let used = n.used.plus(|u| u.holds += 1);
                 out.push((
                     Action::Hold {

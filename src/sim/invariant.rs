@@ -310,7 +310,7 @@ impl Ghost {
                 reason,
                 sender_holds_it,
             } => {
-                let stale = reason == Reason::Stale;
+                let stale = reason.judges_authority();
                 multi
                     || stale && !self.stale_refused
                     || stale && sender_holds_it && j.generation() > 0
@@ -383,7 +383,7 @@ impl Ghost {
     /// sender holds this very grant now — then, whatever raised the resource's highest token
     /// (a restore, a reused counter), the legitimate owner is locked out.
     pub fn on_refused(&mut self, j: &Judged, reason: Reason, sender_holds_it: bool) {
-        if reason == Reason::Stale {
+        if reason.judges_authority() {
             self.stale_refused = true;
             if j.generation() > 0 && sender_holds_it {
                 let detail = format!(

@@ -92,6 +92,9 @@ pub enum Reason {
     /// A conditional write whose version is no longer the object's: someone wrote since it
     /// was read (S3 and GCS answer 412 Precondition Failed).
     PreconditionFailed,
+    /// Not the token the last grant registered here (equal-token): the receiver cannot
+    /// say older or newer, only "not the one I was told about".
+    NotRegistered,
 }
 
 impl Reason {
@@ -103,7 +106,14 @@ impl Reason {
             Reason::Business => "business",
             Reason::KeyReused => "key_reused",
             Reason::PreconditionFailed => "precondition_failed",
+            Reason::NotRegistered => "not_registered",
         }
+    }
+
+    /// A refusal by the token's authority (too old, or not the registered one): what the
+    /// checker holds against the coordinator's own record of who holds the lock.
+    pub fn judges_authority(&self) -> bool {
+        matches!(self, Reason::Stale | Reason::NotRegistered)
     }
 
     pub fn is_fencing(&self) -> bool {

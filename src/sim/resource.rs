@@ -27,15 +27,21 @@ pub enum Policy {
     CheckThenWrite,
     /// Highest-seen, and acquiring registers the new token here before the grant is announced.
     FenceOnAcquire,
+    /// Acquiring registers the new token here before the grant is announced, and a write
+    /// passes only with exactly that token: compare-and-set by equality, all a receiver can
+    /// do with values that have no order (Redlock's random values). A registration always
+    /// replaces the last one, since which is newer cannot be told.
+    EqualToken,
 }
 
 impl Policy {
-    pub const ALL: [Policy; 5] = [
+    pub const ALL: [Policy; 6] = [
         Policy::Unfenced,
         Policy::HighestSeen,
         Policy::Strict,
         Policy::CheckThenWrite,
         Policy::FenceOnAcquire,
+        Policy::EqualToken,
     ];
 
     pub fn as_str(&self) -> &'static str {
@@ -45,6 +51,7 @@ impl Policy {
             Policy::Strict => "strict",
             Policy::CheckThenWrite => "check-then-write",
             Policy::FenceOnAcquire => "fence-on-acquire",
+            Policy::EqualToken => "equal-token",
         }
     }
 
@@ -65,7 +72,25 @@ impl Policy {
             Policy::FenceOnAcquire => {
                 "highest-seen, and each new token is registered here before its owner is told"
             }
+            Policy::EqualToken => {
+                "each new token is registered here before its owner is told; only the registered token passes"
+            }
         }
+    }
+
+    /// What the token a receiver keeps is: the highest it accepted, or (equal-token) the one
+    /// the latest grant registered.
+    pub fn kept_token(&self) -> &'static str {
+        if *self == Policy::EqualToken {
+            "registered"
+        } else {
+            "highest"
+        }
+    }
+
+    /// Whether a grant registers its token at this receiver before the owner hears of it.
+    pub fn registers_on_acquire(&self) -> bool {
+        matches!(self, Policy::FenceOnAcquire | Policy::EqualToken)
     }
 }
 
@@ -262,6 +287,13 @@ impl Resource {
         let Some(highest) = &self.data.highest else {
             return Ok(());
         };
+        if self.policy == Policy::EqualToken {
+            return if token == highest {
+                Ok(())
+            } else {
+                Err(Reason::NotRegistered)
+            };
+        }
         let ok = match (self.policy, token.order(highest)) {
             (Policy::Strict, Ordering::Greater) => true,
             (Policy::Strict, _) => false,
@@ -364,13 +396,15 @@ impl Resource {
     pub fn apply(&mut self, req: &Request) -> Verdict {
         if self.is_fenced() {
             if let Some(t) = req.token_for(&self.lock) {
-                // Check-then-write assigns whatever it checked, so it can move backwards.
+                // Check-then-write assigns whatever it checked, so it can move backwards;
+                // an equal token leaves the register as it is.
                 if self.policy == Policy::CheckThenWrite
-                    || self
-                        .data
-                        .highest
-                        .as_ref()
-                        .is_none_or(|h| t.order(h) == Ordering::Greater)
+                    || self.policy != Policy::EqualToken
+                        && self
+                            .data
+                            .highest
+                            .as_ref()
+                            .is_none_or(|h| t.order(h) == Ordering::Greater)
                 {
                     self.data.highest = Some(t.clone());
                 }
@@ -410,13 +444,15 @@ impl Resource {
         Verdict::Applied { no_op: false }
     }
 
-    /// Fence-on-acquire: register a newer token without writing a value.
+    /// Register a grant's token without writing a value: a newer one under fence-on-acquire;
+    /// any one under equal-token, which cannot tell newer from older.
     pub fn fence(&mut self, token: &Token) {
-        if self
-            .data
-            .highest
-            .as_ref()
-            .is_none_or(|h| token.order(h) == Ordering::Greater)
+        if self.policy == Policy::EqualToken
+            || self
+                .data
+                .highest
+                .as_ref()
+                .is_none_or(|h| token.order(h) == Ordering::Greater)
         {
             self.data.highest = Some(token.clone());
         }
@@ -478,6 +514,61 @@ mod tests {
         };
         let kind = ResourceKind::IdempotentApi;
         Resource::new("api", "lock", kind, Policy::HighestSeen, options)
+    }
+
+    /// Equal-token can only ask "is this the registered value?": a late registration replaces
+    /// a newer one, where fence-on-acquire keeps the higher token.
+    #[test]
+    fn equal_token_registers_the_last_value_and_accepts_only_it() {
+        let tok = |counter| Token {
+            lock: "lock".into(),
+            epoch: 0,
+            counter,
+        };
+        let store = |policy| {
+            let kind = ResourceKind::Store {
+                value: String::new(),
+            };
+            Resource::new("file", "lock", kind, policy, ResourceOptions::default())
+        };
+        let mut eq = store(Policy::EqualToken);
+        let mut by_size = store(Policy::FenceOnAcquire);
+        for r in [&mut eq, &mut by_size] {
+            r.fence(&tok(2519)); // B's, the later grant
+            r.fence(&tok(9465)); // A's, registered late
+        }
+        assert_eq!(
+            eq.data.highest,
+            Some(tok(9465)),
+            "the last registration wins"
+        );
+        assert_eq!(eq.fence_check(Some(&tok(2519))), Err(Reason::NotRegistered));
+        assert_eq!(eq.fence_check(Some(&tok(9465))), Ok(()));
+        assert_eq!(
+            eq.fence_check(Some(&tok(9999))),
+            Err(Reason::NotRegistered),
+            "not above: other"
+        );
+        assert_eq!(eq.fence_check(None), Err(Reason::MissingToken));
+        assert_eq!(by_size.data.highest, Some(tok(9465)), "kept as the higher");
+        let mut ordered = store(Policy::FenceOnAcquire);
+        ordered.fence(&tok(42));
+        ordered.fence(&tok(41));
+        assert_eq!(
+            ordered.data.highest,
+            Some(tok(42)),
+            "a late, lower registration is ignored"
+        );
+        // An accepted write leaves the register alone.
+        let mut w = charge("A1", "x");
+        w.token = Some(tok(9465));
+        eq.apply(&w);
+        assert_eq!(eq.data.highest, Some(tok(9465)));
+        assert_eq!(Policy::EqualToken.kept_token(), "registered");
+        assert!(
+            Policy::EqualToken.registers_on_acquire()
+                && !Policy::HighestSeen.registers_on_acquire()
+        );
     }
 
     /// Stripe's rules: the same key and parameters replay, other parameters are refused, and

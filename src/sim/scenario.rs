@@ -418,7 +418,7 @@ impl Scenario {
             let (start, replicas) = match &l.issuer {
                 IssuerKind::Counter { start } | IssuerKind::Epoch { start } => (*start, 1),
                 IssuerKind::IndependentCounters { start, replicas } => (*start, *replicas),
-                IssuerKind::WallClock => (0, 1),
+                IssuerKind::WallClock | IssuerKind::Random { .. } => (0, 1),
             };
             within(
                 &format!("locks[{i}].issuer.start"),

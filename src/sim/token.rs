@@ -67,6 +67,13 @@ pub enum IssuerKind {
         #[serde(default = "default_start")]
         start: i64,
     },
+    /// A random value per grant (Redlock's): unique, but with no order, so a receiver can
+    /// only ask whether a token is the one it was told about, not which of two is newer.
+    /// Drawn from `seed`, so a run is the same every time.
+    Random {
+        #[serde(default = "default_seed")]
+        seed: u64,
+    },
 }
 
 /// How an issuer is read: one flat object checked against its `kind` (as for `Action`, much
@@ -77,6 +84,7 @@ struct IssuerFields {
     kind: String,
     start: Option<i64>,
     replicas: Option<usize>,
+    seed: Option<u64>,
 }
 
 impl TryFrom<IssuerFields> for IssuerKind {
@@ -92,13 +100,19 @@ impl TryFrom<IssuerFields> for IssuerKind {
                 replicas: f.replicas.unwrap_or_else(default_replicas),
             },
             "epoch" => IssuerKind::Epoch { start },
+            "random" => IssuerKind::Random {
+                seed: f.seed.unwrap_or_else(default_seed),
+            },
             other => {
                 return Err(format!(
-                    "unknown variant `{other}`, expected one of `counter`, `wall-clock`, `independent-counters`, `epoch`"
+                    "unknown variant `{other}`, expected one of `counter`, `wall-clock`, `independent-counters`, `epoch`, `random`"
                 ))
             }
         };
-        let takes_start = !matches!(k, IssuerKind::WallClock);
+        if f.seed.is_some() && !matches!(k, IssuerKind::Random { .. }) {
+            return Err(format!("unknown field `seed` for `{}`", f.kind));
+        }
+        let takes_start = !matches!(k, IssuerKind::WallClock | IssuerKind::Random { .. });
         let takes_replicas = matches!(k, IssuerKind::IndependentCounters { .. });
         if f.start.is_some() && !takes_start {
             return Err(format!("unknown field `start` for `{}`", f.kind));
@@ -116,6 +130,9 @@ fn default_start() -> i64 {
 fn default_replicas() -> usize {
     2
 }
+fn default_seed() -> u64 {
+    1
+}
 
 impl Default for IssuerKind {
     fn default() -> Self {
@@ -130,9 +147,14 @@ impl IssuerKind {
             IssuerKind::WallClock => "wall-clock",
             IssuerKind::IndependentCounters { .. } => "independent-counters",
             IssuerKind::Epoch { .. } => "epoch",
+            IssuerKind::Random { .. } => "random",
         }
     }
 }
+
+/// Random tokens are drawn from `RANDOM_LOW..RANDOM_LOW + RANDOM_SPAN`.
+const RANDOM_LOW: i64 = 1000;
+const RANDOM_SPAN: i64 = 9000;
 
 /// The mutable state of one lock's issuer.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -152,6 +174,9 @@ impl Issuer {
                 (vec![*start; (*replicas).max(1)], 0)
             }
             IssuerKind::Epoch { start } => (vec![*start], 1),
+            // The generator's state, kept as the counter is (so a restart that loses the
+            // counter draws the same values again, as a node without fsync would).
+            IssuerKind::Random { seed } => (vec![*seed as i64], 0),
         };
         Issuer { kind, epoch, next }
     }
@@ -170,6 +195,13 @@ impl Issuer {
                 let c = self.next[0];
                 self.next[0] += 1;
                 c
+            }
+            IssuerKind::Random { .. } => {
+                let mut rng = super::rng::Rng::new(self.next[0] as u64);
+                let drawn = rng.next_u64();
+                self.next[0] = rng.state() as i64;
+                // Four digits: easy to read on the timeline, and as unordered as any other.
+                RANDOM_LOW + (drawn % RANDOM_SPAN as u64) as i64
             }
         };
         Token {
@@ -193,10 +225,17 @@ impl Issuer {
         }
     }
 
+    /// Whether two of its tokens say which was granted later. A random value does not, so
+    /// a receiver comparing them by size is reading noise.
+    pub fn ordered(kind: &IssuerKind) -> bool {
+        !matches!(kind, IssuerKind::Random { .. })
+    }
+
     /// What the coordinator shows: `next 42`, `epoch 2, next 5`, `clock`.
     pub fn describe(&self) -> String {
         match self.kind {
             IssuerKind::WallClock => "wall clock".into(),
+            IssuerKind::Random { .. } => "random values".into(),
             IssuerKind::Epoch { .. } => format!("epoch {}, next {}", self.epoch, self.next[0]),
             IssuerKind::IndependentCounters { .. } => {
                 let parts: Vec<String> = self.next.iter().map(|n| n.to_string()).collect();
@@ -271,6 +310,38 @@ mod tests {
         assert_eq!(i.mint("x", 0, 0).counter, 41);
         assert_eq!(i.mint("x", 0, 0).counter, 42);
         assert_eq!(i.mint("x", 1, 0).counter, 41);
+    }
+
+    #[test]
+    fn random_values_are_repeatable_and_unordered() {
+        let draw = |seed| {
+            let mut i = Issuer::new(IssuerKind::Random { seed });
+            (0..6)
+                .map(|_| i.mint("x", 0, 0).counter)
+                .collect::<Vec<_>>()
+        };
+        let xs = draw(7);
+        assert_eq!(xs, draw(7), "the same seed draws the same values");
+        assert_ne!(xs, draw(8));
+        assert!(xs.iter().all(|x| (1000..10_000).contains(x)), "{xs:?}");
+        // Later grants are not larger: the order of values says nothing about grant order.
+        assert!(xs.windows(2).any(|w| w[1] < w[0]), "{xs:?}");
+        let mut i = Issuer::new(IssuerKind::Random { seed: 7 });
+        i.mint("x", 0, 0);
+        i.forget();
+        assert_eq!(i.mint("x", 0, 0).counter, xs[0], "a lost state draws again");
+        let k = IssuerKind::Random { seed: 7 };
+        assert_eq!(
+            serde_json::from_str::<IssuerKind>(r#"{"kind":"random","seed":7}"#).unwrap(),
+            k
+        );
+        assert_eq!(
+            serde_json::from_str::<IssuerKind>(&serde_json::to_string(&k).unwrap()).unwrap(),
+            k
+        );
+        let err = serde_json::from_str::<IssuerKind>(r#"{"kind":"counter","seed":7}"#).unwrap_err();
+        assert!(err.to_string().contains("unknown field `seed`"), "{err}");
+        assert!(!Issuer::ordered(&k) && Issuer::ordered(&IssuerKind::Epoch { start: 1 }));
     }
 
     #[test]

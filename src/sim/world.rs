@@ -92,7 +92,7 @@ impl World {
                 .iter()
                 .filter(|r| r.lock.as_deref().unwrap_or(&first_lock) == l.name)
                 .filter(|r| {
-                    r.kind.can_fence() && r.policy.unwrap_or(s.policy) == Policy::FenceOnAcquire
+                    r.kind.can_fence() && r.policy.unwrap_or(s.policy).registers_on_acquire()
                 })
                 .map(|r| Name::from(&r.name))
                 .collect();

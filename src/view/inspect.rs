@@ -192,7 +192,10 @@ pub fn world_sections(w: &World, start: &World) -> Vec<Section> {
             "cannot fence"
         };
         let mut rows = vec![
-            row("highest token", token(r.data.highest.as_ref())),
+            row(
+                format!("{} token", r.policy.kept_token()),
+                token(r.data.highest.as_ref()),
+            ),
             row("value", r.data.value.clone()),
         ];
         if r.versioned {

@@ -214,8 +214,11 @@ pub struct Verdict {
     pub token: String,
     /// `accepted`, `rejected: stale`…
     pub outcome: String,
-    /// The resource's highest accepted token after this verdict.
+    /// The resource's highest accepted token after this verdict (the registered one under
+    /// equal-token: `kept` says which).
     pub highest: String,
+    /// `highest` or `registered` (`Policy::kept_token`).
+    pub kept: &'static str,
     pub title: String,
     pub recent: bool,
 }
@@ -262,7 +265,7 @@ impl Verdict {
                 self.x,
                 self.y + 56,
                 Anchor::Middle,
-                format!("highest {}", self.highest),
+                format!("{} {}", self.kept, self.highest),
             ),
         ]
     }
@@ -270,12 +273,13 @@ impl Verdict {
     /// The verdict in a sentence: its accessible name, its tooltip, and what focusing it shows.
     pub fn explain(&self) -> String {
         format!(
-            "{} {} — request {} with token {} at {}; highest token after it: {}. ({})",
+            "{} {} — request {} with token {} at {}; {} token after it: {}. ({})",
             self.kind.glyph(),
             self.outcome,
             self.request,
             self.token,
             self.resource,
+            self.kept,
             self.highest,
             self.title
         )
@@ -420,7 +424,7 @@ enum Place {
 }
 
 /// The room a verdict needs: the widest of its three lines (as `Verdict::lines` words them).
-fn verdict_width(e: &Event, fenced: bool) -> i32 {
+fn verdict_width(e: &Event, kept: Option<&str>) -> i32 {
     use EventKind::*;
     let tok = e
         .token
@@ -434,10 +438,9 @@ fn verdict_width(e: &Event, fenced: bool) -> i32 {
         CheckPassed { .. } => "check passed".to_string(),
         _ => "accepted".to_string(),
     };
-    let highest = if fenced {
-        format!("highest {tok}")
-    } else {
-        "highest — (tokens ignored)".to_string()
+    let highest = match kept {
+        Some(kept) => format!("{kept} {tok}"),
+        None => "highest — (tokens ignored)".to_string(),
     };
     let widest = text_width(&what, 11.0, false)
         .max(text_width(&outcome, 11.0, true))
@@ -448,7 +451,7 @@ fn verdict_width(e: &Event, fenced: bool) -> i32 {
 fn place(
     e: &Event,
     lane_of: &dyn Fn(&str) -> Option<usize>,
-    fenced: &dyn Fn(&str) -> bool,
+    kept: &dyn Fn(&str) -> Option<&'static str>,
 ) -> Option<Place> {
     use EventKind::*;
     let actor = lane_of(&e.actor);
@@ -468,7 +471,7 @@ fn place(
         | WriteRejected { resource, .. }
         | WriteReplayed { resource, .. }
         | CheckPassed { resource } => {
-            let w = verdict_width(e, fenced(resource));
+            let w = verdict_width(e, kept(resource));
             lane_of(resource).map(|l| Place::Own(l, w, e.request.as_deref().map(str::to_string)))
         }
         Violation { resource, .. } => {
@@ -861,7 +864,13 @@ impl Steps<'_> {
 fn columns(run: &Run, first: usize, lanes: &[Lane]) -> (Vec<Column>, Vec<Spot>) {
     let world = run.world();
     let lane_of = |name: &str| lanes.iter().position(|l| l.name == name);
-    let fenced = |name: &str| world.resource(name).is_some_and(|r| r.is_fenced());
+    // What a fenced resource keeps (`Policy::kept_token`); none for one that is not.
+    let kept = |name: &str| {
+        world
+            .resource(name)
+            .filter(|r| r.is_fenced())
+            .map(|r| r.policy.kept_token())
+    };
     let steps = Steps { run };
     // Events before the window have no spot: spots are indexed from here.
     let base = steps.start(first);
@@ -883,7 +892,7 @@ fn columns(run: &Run, first: usize, lanes: &[Lane]) -> (Vec<Column>, Vec<Spot>) 
             let k = steps.start(s) + i - base;
             let ci = column(&mut cols, e.tick, s);
             let col = &mut cols[ci];
-            let at = match place(e, &lane_of, &fenced) {
+            let at = match place(e, &lane_of, &kept) {
                 Some(Place::Anchor(l)) => Some((l, col.slot(l, Some(ANCHOR.into()), ANCHOR_W))),
                 Some(Place::Own(l, w, Some(r))) => {
                     let n = col.count(l, &r, false);
@@ -1407,10 +1416,9 @@ impl<'a> Painter<'a> {
                 .insert(resource.to_string(), highest.clone());
         }
         let lane = &self.lanes[l];
-        let fenced = self
-            .world
-            .resource(&lane.name)
-            .is_some_and(|r| r.is_fenced());
+        let res = self.world.resource(&lane.name);
+        let fenced = res.is_some_and(|r| r.is_fenced());
+        let kept = res.map_or("highest", |r| r.policy.kept_token());
         let highest = if fenced {
             highest
         } else {
@@ -1428,6 +1436,7 @@ impl<'a> Painter<'a> {
                 .map_or_else(|| "no token".into(), |t| t.short()),
             outcome,
             highest,
+            kept,
             title: describe(e),
             recent: at.recent,
         });

@@ -327,6 +327,12 @@ fn reject_reason(
             "a failed precondition: the write names a version of the object that is no longer current (it is at version {}): someone wrote since it was read",
             res.data.version
         ),
+        (Reason::NotRegistered, Some(t), Some(h)) => format!(
+            "not the registered token: {t} is not {h}, the token the latest grant registered here (it can only compare for equality, not say which is newer)"
+        ),
+        (Reason::NotRegistered, _, _) => {
+            "not the registered token: only the token the latest grant registered here passes".into()
+        }
         (Reason::KeyReused, _, _) => {
             "its idempotency key was already used for a different operation: a key may only be reused with the same parameters (this is not a fencing decision)".into()
         }

@@ -510,7 +510,7 @@ mod tests {
             let what = format!("{} {} · {}", v.kind.glyph(), v.request, v.token);
             assert!(t.contains(&what), "missing {what}");
             assert!(t.contains(&v.outcome), "missing {}", v.outcome);
-            assert!(t.contains(&format!("highest {}", v.highest)));
+            assert!(t.contains(&format!("{} {}", v.kept, v.highest)));
         }
         // A's stale write is rejected, and says why.
         let rejected = tl
