@@ -15,7 +15,7 @@ const GUIDE = `http://127.0.0.1:${PORT + 1}/`;
 const OTHER_SITE = `http://127.0.0.1:${PORT + 2}/`;
 // The panel's figures per preset, as the native search gives them (tests/explore_page.rs).
 const NATIVE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'tests', 'fixtures', 'explore-page.json'), 'utf8'));
-const WORKER = /\/explorer-worker_loader\.js$/;
+const WORKER = /\/explorer-worker-loader\.js$/;
 
 const report = (page) => page.getByRole('region', { name: 'Exploration report' });
 
@@ -226,7 +226,7 @@ test('the app in the guide\'s folder, in a frame on another origin, finds its wo
   const started = page.waitForEvent('worker');
   await button(section, 'Explore').click();
   const worker = await started;
-  expect(worker.url()).toEqual(`${GUIDE}app/explorer-worker_loader.js`);
+  expect(worker.url()).toEqual(`${GUIDE}app/explorer-worker-loader.js`);
   const rep = frame.getByRole('region', { name: 'Exploration report' });
   await expect(rep).toHaveAttribute('data-complete', 'true', { timeout: 60_000 });
   await expect(rep.locator('li.broken code')).toContainText(['superseded_write']);

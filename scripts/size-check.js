@@ -6,8 +6,8 @@
 // Sizes are exact, so unlike timings they can fail a build.
 //
 // BUDGET_KB is issue 14's goal for the first load of the full app; it is not met yet (the
-// split that loads the explorer, the lab and export on first use is still to come), so the
-// check fails only past CEILING_KB: no growth while the split is being built. Lower the
+// explorer's search has moved to its worker; the lab, export and the rest of the split are
+// still to come), so the check fails only past CEILING_KB: no growth while the split is being built. Lower the
 // ceiling as the bundle shrinks; when the budget is met, fail past the budget instead.
 'use strict';
 const fs = require('fs');
@@ -15,7 +15,7 @@ const path = require('path');
 const zlib = require('zlib');
 
 const BUDGET_KB = 200;
-const CEILING_KB = 400;
+const CEILING_KB = 394;
 
 function walk(dir) {
   const out = [];

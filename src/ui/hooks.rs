@@ -309,7 +309,9 @@ pub fn use_worker(
                 Err(e) => {
                     let what = e.as_string().unwrap_or_else(|| "refused".to_string());
                     let cb = latest.borrow().1.clone();
-                    cb.emit(format!("the explorer's worker could not be started ({what})"));
+                    cb.emit(format!(
+                        "the explorer's worker could not be started ({what})"
+                    ));
                 }
             }
         })

@@ -469,7 +469,11 @@ mod tests {
         let n = replies.len();
         for (i, r) in replies.iter().enumerate() {
             let then = s.receive(r, (i + 1) as f64);
-            assert_eq!(then == Then::Stop, i == n - 1, "only the last reply stops the worker");
+            assert_eq!(
+                then == Then::Stop,
+                i == n - 1,
+                "only the last reply stops the worker"
+            );
         }
         n
     }
@@ -627,7 +631,10 @@ mod tests {
         );
         let mut s = Session::start(&a, Origin::Start, 0.0);
         let (v, max) = s.progress();
-        assert!(v == 1 && max == 2, "before the worker's first figures, the start state: {v}/{max}");
+        assert!(
+            v == 1 && max == 2,
+            "before the worker's first figures, the start state: {v}/{max}"
+        );
         let replies = worker_replies(&mut s);
         assert!(replies.len() > 2, "a big preset reports progress");
         assert_eq!(s.receive(&replies[1], 20.0), Then::Nothing);
@@ -672,7 +679,9 @@ mod tests {
         let mut s = Session::start(&a, Origin::Start, 0.0);
         assert_eq!(s.receive("\"sing\"", 30.0), Then::Stop);
         assert!(matches!(&s.phase, Phase::Failed(e) if e.contains("unknown variant")));
-        assert!(s.status_text().starts_with("The search stopped after 30 ms: the explorer's worker said"));
+        assert!(s
+            .status_text()
+            .starts_with("The search stopped after 30 ms: the explorer's worker said"));
         assert!(!s.report().complete);
         let mut s = Session::start(&a, Origin::Start, 0.0);
         s.fail("the worker could not load".into(), 5.0);

@@ -21,7 +21,6 @@
 pub mod compare;
 pub mod embed;
 pub mod explore;
-pub mod search;
 pub mod file;
 pub mod inspect;
 pub mod lab;
@@ -29,6 +28,7 @@ pub mod layout;
 pub mod log;
 pub mod narrate;
 pub mod plot;
+pub mod search;
 pub mod state;
 pub mod svg;
 pub mod text;

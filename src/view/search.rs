@@ -26,10 +26,10 @@ use serde::{Deserialize, Serialize};
 /// cached); a request of another version is refused with a clear error, not misread.
 pub const PROTOCOL: u32 = 1;
 
-/// The worker's script, relative to the page (trunk's loader shim for the worker binary,
-/// `data-loader-shim` in index.html). Relative, so it resolves wherever the app is served:
-/// `dist/`, or `app/` inside the guide.
-pub const WORKER_URL: &str = "./explorer-worker_loader.js";
+/// The worker's script, relative to the page: `static/explorer-worker-loader.js`, which loads
+/// the worker binary's glue and WASM (trunk builds them, `data-type="worker"` in index.html).
+/// Relative, so it resolves wherever the app is served: `dist/`, or `app/` inside the guide.
+pub const WORKER_URL: &str = "./explorer-worker-loader.js";
 
 /// How often the worker reports progress, in ms of its clock.
 pub const PROGRESS_MS: f64 = 75.0;
@@ -122,10 +122,7 @@ impl Request {
             Origin::Here => {
                 let run = Run::replay(&self.scenario, None, self.script_steps, &self.actions)
                     .map_err(|r| {
-                        format!(
-                            "the run to search from could not be replayed: {}",
-                            r.what
-                        )
+                        format!("the run to search from could not be replayed: {}", r.what)
                     })?;
                 Ok(Explorer::from_here(
                     &run.scenario,
@@ -231,7 +228,12 @@ mod tests {
                     actions: vec![Action::Advance { ticks: 1 }],
                     bounds: Bounds::default(),
                 };
-                assert_eq!(Request::decode(&req.encode()).as_ref(), Ok(&req), "{}", s.id);
+                assert_eq!(
+                    Request::decode(&req.encode()).as_ref(),
+                    Ok(&req),
+                    "{}",
+                    s.id
+                );
             }
         }
         let r = explore(
@@ -246,9 +248,7 @@ mod tests {
                 frontier: 7,
             },
             Reply::Done { report: r },
-            Reply::Failed {
-                error: "no".into(),
-            },
+            Reply::Failed { error: "no".into() },
         ] {
             assert_eq!(Reply::decode(&reply.encode()), Ok(reply));
         }
@@ -265,7 +265,10 @@ mod tests {
             ("{\"scenario\":{}}".into(), "no protocol version"),
             (other, "protocol 2, this worker speaks 1"),
             ("{\"protocol\":1}".into(), "missing field"),
-            (good.replacen("\"origin\":\"start\"", "\"origin\":\"there\"", 1), "unknown variant"),
+            (
+                good.replacen("\"origin\":\"start\"", "\"origin\":\"there\"", 1),
+                "unknown variant",
+            ),
             (good.replacen('}', ",\"extra\":1}", 1), "unknown field"),
         ];
         for (text, says) in cases {
@@ -285,7 +288,10 @@ mod tests {
             .explorer()
             .err()
             .unwrap();
-        assert!(e.contains("could not be replayed") && e.contains("script steps"), "{e}");
+        assert!(
+            e.contains("could not be replayed") && e.contains("script steps"),
+            "{e}"
+        );
     }
 
     #[test]
