@@ -1,10 +1,21 @@
 // The explorer in the page: every order of the paused writer within bounds, the broken
-// invariant's shortest counterexample loaded into the timeline, cancel on a big preset;
+// invariant's shortest counterexample loaded into the timeline, cancel on a big preset; the
+// search in its Web Worker (Cancel terminates it, the page keeps its frames, the figures are
+// the command line's, the worker found under a sub-path and in a frame on another origin);
 // and the compare view of two receiver policies side by side.
 'use strict';
+const fs = require('fs');
+const path = require('path');
 const {
   test, expect, shot, shotOf, button, openPreset, eventLog, logLines, svgStrings, openTool,
 } = require('./helpers');
+
+const PORT = Number(process.env.E2E_PORT || 8081);
+const GUIDE = `http://127.0.0.1:${PORT + 1}/`;
+const OTHER_SITE = `http://127.0.0.1:${PORT + 2}/`;
+// The panel's figures per preset, as the native search gives them (tests/explore_page.rs).
+const NATIVE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'tests', 'fixtures', 'explore-page.json'), 'utf8'));
+const WORKER = /\/explorer-worker-loader\.js$/;
 
 const report = (page) => page.getByRole('region', { name: 'Exploration report' });
 
@@ -116,6 +127,109 @@ test('cancel stops a big search and marks its figures incomplete', async ({ page
   expect(await count.innerText()).toBe(stopped);
   await expect(button(section, 'Explore')).toBeEnabled();
   await expect(button(section, 'Cancel')).toBeDisabled();
+  expect(pageErrors).toEqual([]);
+});
+
+test('the search runs in a Web Worker: Cancel terminates it at once', async ({ page, pageErrors }) => {
+  await openPreset(page, 'renewal-failure');
+  const section = await openTool(page, 'Explore every order');
+  // no worker before a search: its files are not part of the first load
+  expect(page.workers()).toHaveLength(0);
+  const started = page.waitForEvent('worker');
+  await button(section, 'Explore').click();
+  const worker = await started;
+  expect(worker.url()).toMatch(WORKER);
+  const closed = new Promise((resolve) => worker.on('close', resolve));
+  const count = section.locator('.explore-count');
+  await expect(count).toHaveText(/[1-9]\d{0,2},\d{3} distinct/); // some thousands: well under way
+  const t0 = Date.now();
+  await button(section, 'Cancel').click();
+  await expect(section.getByRole('status')).toContainText(/Cancelled after \d+ ms/, { timeout: 1_000 });
+  await Promise.race([closed, page.waitForTimeout(1_000).then(() => { throw new Error('the worker was not terminated'); })]);
+  expect(Date.now() - t0, 'cancelled and terminated within a second of the click').toBeLessThan(1_000);
+  expect(page.workers()).toHaveLength(0);
+  await expect(report(page)).toHaveAttribute('data-complete', 'false');
+  await expect(section.getByRole('status')).toContainText('incomplete');
+  // a new search starts a new worker, which runs to the end and is let go
+  const again = page.waitForEvent('worker');
+  await openPreset(page, 'paused-writer');
+  const section2 = await openTool(page, 'Explore every order');
+  await button(section2, 'Explore').click();
+  const second = await again;
+  const done = new Promise((resolve) => second.on('close', resolve));
+  await expect(report(page)).toHaveAttribute('data-complete', 'true', { timeout: 60_000 });
+  await done; // a finished search's worker is terminated too: its memory goes back
+  expect(pageErrors).toEqual([]);
+});
+
+test('the page keeps drawing frames while a big preset is searched', async ({ page, pageErrors }) => {
+  await openPreset(page, 'coordinator-restart');
+  const section = await openTool(page, 'Explore every order');
+  await expect(button(section, 'Explore')).toBeEnabled();
+  // every gap between two animation frames from the click to the report
+  const gaps = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const b = [...document.querySelectorAll('details.explorer button')].find((x) => x.textContent.trim() === 'Explore');
+        const out = [];
+        let last = performance.now();
+        const t0 = last;
+        const frame = () => {
+          const t = performance.now();
+          out.push(t - last);
+          last = t;
+          if (document.querySelector('section.explore-report') || t - t0 > 60_000) resolve(out);
+          else requestAnimationFrame(frame);
+        };
+        b.click();
+        requestAnimationFrame(frame);
+      }),
+  );
+  await expect(report(page)).toHaveAttribute('data-complete', 'true');
+  const sorted = [...gaps].sort((a, b) => a - b);
+  const p95 = sorted[Math.floor(sorted.length * 0.95)];
+  const worst = sorted[sorted.length - 1];
+  console.log(`explorer: ${gaps.length} frames during the search; gaps p95 ${p95.toFixed(1)} ms, worst ${worst.toFixed(1)} ms`);
+  expect(gaps.length, 'the search took many frames').toBeGreaterThan(20);
+  expect(p95, 'frames keep coming while the worker searches').toBeLessThan(50);
+  expect(worst, 'no long stall of the page').toBeLessThan(150);
+  expect(pageErrors).toEqual([]);
+});
+
+for (const want of NATIVE.presets) {
+  test(`${want.id}: the page's figures are the command line's`, async ({ page, pageErrors }) => {
+    await openPreset(page, want.id);
+    await expect(page.getByRole('combobox', { name: /^Receiver policy\b/ })).toHaveValue(want.choice);
+    const section = await openTool(page, 'Explore every order');
+    await button(section, 'Explore').click();
+    await expect(report(page)).toBeVisible({ timeout: 60_000 });
+    const figure = async (name) => Number((await report(page).locator(`dt:text-is("${name}") + dd`).innerText()).replace(/,/g, ''));
+    expect({
+      states: await figure('States explored'),
+      distinct: await figure('Distinct'),
+      terminal: await figure('Terminal'),
+      complete: (await report(page).getAttribute('data-complete')) === 'true',
+      broken: await report(page).locator('ul.invariants:not(.milestones) li.broken code').allInnerTexts(),
+    }).toEqual({ states: want.states, distinct: want.distinct, terminal: want.terminal, complete: want.complete, broken: want.broken });
+    expect(pageErrors).toEqual([]);
+  });
+}
+
+test('the app in the guide\'s folder, in a frame on another origin, finds its worker', async ({ page, pageErrors }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const app = `${GUIDE}app/index.html`;
+  await page.goto(`${OTHER_SITE}?app=${encodeURIComponent(app)}&height=1600`);
+  const frame = page.frameLocator('iframe');
+  await expect(button(frame, 'Step forward')).toBeVisible({ timeout: 20_000 });
+  const section = frame.locator('details.tool', { has: frame.locator('summary', { hasText: 'Explore every order' }) });
+  await section.locator('summary').click();
+  const started = page.waitForEvent('worker');
+  await button(section, 'Explore').click();
+  const worker = await started;
+  expect(worker.url()).toEqual(`${GUIDE}app/explorer-worker-loader.js`);
+  const rep = frame.getByRole('region', { name: 'Exploration report' });
+  await expect(rep).toHaveAttribute('data-complete', 'true', { timeout: 60_000 });
+  await expect(rep.locator('li.broken code')).toContainText(['superseded_write']);
   expect(pageErrors).toEqual([]);
 });
 

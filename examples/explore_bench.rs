@@ -1,12 +1,15 @@
 //! The explorer panel's search, natively: for every preset under its default choice (what the
 //! Scenario picker loads), a `view::explore::Session` with the page's bounds (at most
-//! `APP_MAX_STATES` distinct states), run in slices to the end with a real clock, as the page
-//! runs it. The native side of the browser figures in docs/performance.md.
+//! `APP_MAX_STATES` distinct states), its request served by the worker's loop
+//! (`view::search::serve`) to the end with a real clock, as the page's Web Worker runs it, and
+//! every reply received by the session. The native side of the browser figures in
+//! docs/performance.md.
 //!
 //!   cargo run --release --example explore_bench [-- --runs N] [-- ID]
 //!
 //! Prints one line per preset (median of N runs, default 3) and a JSON line per preset.
 use fencing_lab::view::explore::{main_search, Session};
+use fencing_lab::view::search::serve;
 use fencing_lab::view::state::{load_presets, AppState, Msg};
 use std::time::Instant;
 
@@ -35,9 +38,12 @@ fn main() {
         let mut last = None;
         for _ in 0..runs {
             let clock = Instant::now();
-            let mut now = move || clock.elapsed().as_secs_f64() * 1000.0;
+            let now = move || clock.elapsed().as_secs_f64() * 1000.0;
             let mut s = Session::start(&app, main_search(&app), now());
-            while s.slice(&mut now) {}
+            let request = s.request().to_string();
+            serve(&request, &mut { now }, &mut |reply| {
+                s.receive(&reply, now());
+            });
             times.push(now());
             last = Some((s.report(), s.states_per_sec()));
         }

@@ -2,7 +2,8 @@
 // trunk's post_build hook: give the built index.html a strict Content-Security-Policy.
 // Its one inline script (trunk's module loader, naming the hashed file names) is allowed by
 // its SHA-256, computed here after the build; nothing else inline runs. 'wasm-unsafe-eval'
-// lets the page compile its WebAssembly; images may be data: and blob: URLs (the PNG export
+// lets the page compile its WebAssembly; the explorer's Web Worker comes from the app's own
+// origin (worker-src; the worker's own fetch of its WASM is under no page policy); images may be data: and blob: URLs (the PNG export
 // draws the timeline's SVG through one). frame-ancestors cannot be set from a <meta>, and
 // embedding on any site is a feature (docs/embedding.md).
 'use strict';
@@ -28,6 +29,9 @@ const policy = [
   "style-src 'self'",
   "img-src 'self' data: blob:",
   "connect-src 'self'",
+  // The explorer's search runs in a Web Worker started from the app's own files
+  // (view::search::WORKER_URL); no blob: or data: workers.
+  "worker-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// The first load's size, in `make test`: every .html/.js/.wasm/.css of dist/ (what the app's
-// first view fetches), raw and gzip level 9, per file and in all. Sizes are exact, so unlike
-// timings they can fail a build.
+// The first load's size, in `make test`: every .html/.js/.wasm/.css of dist/ that the app's
+// first view fetches — index.html and the files it names — raw and gzip level 9, per file and
+// in all. The other files (the explorer's Web Worker: its loader, glue and WASM, fetched when
+// a search starts) are printed apart, "loaded on demand", and not counted in the first load.
+// Sizes are exact, so unlike timings they can fail a build.
 //
 // BUDGET_KB is issue 14's goal for the first load of the full app; it is not met yet (the
-// split that loads the explorer, the lab and export on first use is still to come), so the
-// check fails only past CEILING_KB: no growth while the split is being built. Lower the
+// explorer's search has moved to its worker; the lab, export and the rest of the split are
+// still to come), so the check fails only past CEILING_KB: no growth while the split is being built. Lower the
 // ceiling as the bundle shrinks; when the budget is met, fail past the budget instead.
 'use strict';
 const fs = require('fs');
@@ -13,7 +15,7 @@ const path = require('path');
 const zlib = require('zlib');
 
 const BUDGET_KB = 200;
-const CEILING_KB = 400;
+const CEILING_KB = 394;
 
 function walk(dir) {
   const out = [];
@@ -25,24 +27,38 @@ function walk(dir) {
   return out;
 }
 
-/** Every file the first load fetches, largest first, with raw and gzip (level 9) bytes. */
+const sum = (rows) => rows.reduce((s, r) => ({ raw: s.raw + r.raw, gzip: s.gzip + r.gzip }), { raw: 0, gzip: 0 });
+
+/**
+ * Every .html/.js/.wasm/.css file of dist/, largest first, with raw and gzip (level 9) bytes,
+ * split in two: `files` (and `total`), what the first load fetches — index.html and every file
+ * it names (trunk's links, preloads and loader script name the app's hashed files) — and
+ * `onDemand` (and `onDemandTotal`), the rest: the explorer's worker, which the page starts
+ * when a search starts (trunk leaves a worker out of index.html).
+ */
 function sizes(dist) {
+  const index = path.join(dist, 'index.html');
+  const html = fs.existsSync(index) ? fs.readFileSync(index, 'utf8') : '';
   const rows = walk(dist)
     .filter((f) => /\.(html|js|wasm|css)$/.test(f))
     .map((f) => {
       const buf = fs.readFileSync(f);
-      return { file: path.relative(dist, f), raw: buf.length, gzip: zlib.gzipSync(buf, { level: 9 }).length };
+      const file = path.relative(dist, f).split(path.sep).join('/');
+      const first = file === 'index.html' || html.includes(file);
+      return { file, raw: buf.length, gzip: zlib.gzipSync(buf, { level: 9 }).length, first };
     });
   rows.sort((a, b) => b.gzip - a.gzip);
-  const total = rows.reduce((s, r) => ({ raw: s.raw + r.raw, gzip: s.gzip + r.gzip }), { raw: 0, gzip: 0 });
-  return { files: rows, total };
+  const strip = ({ file, raw, gzip }) => ({ file, raw, gzip });
+  const files = rows.filter((r) => r.first).map(strip);
+  const onDemand = rows.filter((r) => !r.first).map(strip);
+  return { files, total: sum(files), onDemand, onDemandTotal: sum(onDemand) };
 }
 
 module.exports = { sizes, BUDGET_KB, CEILING_KB };
 
 if (require.main === module) {
   const dist = process.argv[2] || 'dist';
-  const { files, total } = sizes(dist);
+  const { files, total, onDemand, onDemandTotal } = sizes(dist);
   if (files.length === 0) {
     console.error(`size: nothing in ${dist}/ (build first)`);
     process.exit(1);
@@ -50,6 +66,8 @@ if (require.main === module) {
   const kb = (n) => (n / 1024).toFixed(1).padStart(7);
   for (const f of files) console.log(`size: ${kb(f.raw)} KB raw ${kb(f.gzip)} KB gzip  ${f.file}`);
   console.log(`size: ${kb(total.raw)} KB raw ${kb(total.gzip)} KB gzip  first load in all`);
+  for (const f of onDemand) console.log(`size: ${kb(f.raw)} KB raw ${kb(f.gzip)} KB gzip  ${f.file} (loaded on demand)`);
+  if (onDemand.length) console.log(`size: ${kb(onDemandTotal.raw)} KB raw ${kb(onDemandTotal.gzip)} KB gzip  loaded on demand in all (not in the first load)`);
   const gz = total.gzip / 1024;
   const verdict = gz <= BUDGET_KB ? 'within' : 'over';
   console.log(`size: ${verdict} the ${BUDGET_KB} KB budget (issue 14); the check fails past ${CEILING_KB} KB`);

@@ -61,7 +61,7 @@ impl Default for Bounds {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InvariantResult {
     pub kind: ViolationKind,
     pub held: bool,
@@ -71,14 +71,14 @@ pub struct InvariantResult {
 
 /// A milestone (`Milestone`): reached or not within the bounds, with the shortest run that
 /// reaches it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MilestoneResult {
     pub kind: Milestone,
     pub reached: bool,
     pub witness: Option<Vec<Action>>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExploreReport {
     pub scenario: String,
     pub variant: Option<String>,

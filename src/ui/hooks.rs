@@ -1,12 +1,14 @@
-//! The app's timers (the play timer; slices of long work; a one-off cleanup) and the
-//! keyboard shortcuts. Components own no timers (`tests/tidy.rs` holds it).
+//! The app's timers (the play timer; slices of long work; a one-off cleanup), the explorer's
+//! Web Worker (`use_worker`) and the keyboard shortcuts. Components own no timers (`tests/tidy.rs` holds it).
 
 use crate::ui::state::AppCtx;
 use crate::view::state::{shortcut, Msg};
 use gloo_events::{EventListener, EventListenerOptions};
 use gloo_timers::callback::{Interval, Timeout};
+use std::cell::RefCell;
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::HtmlElement;
 use yew::prelude::*;
 
@@ -203,6 +205,118 @@ pub fn use_slices(work: Rc<dyn Fn() -> bool>) -> (Callback<()>, Callback<()>) {
     };
     let stop = Callback::from(move |_| turn.set(0));
     (start, stop)
+}
+
+/// A Web Worker a component talks to: `start` starts a fresh one at `url` (ending the one
+/// before), `post` sends it a message, `stop` terminates it at once — the way to cancel, and
+/// what frees its memory. Its messages (text) go to `on_message`; a failure to load or a
+/// crash in it, in words, to `on_error`. It is terminated when the component unmounts.
+#[derive(Clone)]
+pub struct WorkerLink {
+    pub start: Callback<()>,
+    pub post: Callback<String>,
+    pub stop: Callback<()>,
+}
+
+/// A running worker and the handlers it calls, which must outlive every call into them.
+struct LiveWorker {
+    worker: web_sys::Worker,
+    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
+}
+
+impl LiveWorker {
+    fn end(self) {
+        self.worker.terminate();
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
+        // A handler may be what stopped it (a final message): drop the closures after it
+        // has returned, not inside it.
+        Timeout::new(0, move || drop(self)).forget();
+    }
+}
+
+#[hook]
+pub fn use_worker(
+    url: &'static str,
+    on_message: Callback<String>,
+    on_error: Callback<String>,
+) -> WorkerLink {
+    let live: Rc<RefCell<Option<LiveWorker>>> = use_mut_ref(|| None);
+    let latest = use_mut_ref(|| (on_message.clone(), on_error.clone()));
+    *latest.borrow_mut() = (on_message, on_error);
+    {
+        let live = live.clone();
+        use_effect_with((), move |_| {
+            move || {
+                if let Some(w) = live.borrow_mut().take() {
+                    w.end();
+                }
+            }
+        });
+    }
+    let stop = {
+        let live = live.clone();
+        Callback::from(move |_: ()| {
+            let w = live.borrow_mut().take();
+            if let Some(w) = w {
+                w.end();
+            }
+        })
+    };
+    let post = {
+        let live = live.clone();
+        Callback::from(move |text: String| {
+            if let Some(w) = live.borrow().as_ref() {
+                let _ = w.worker.post_message(&JsValue::from_str(&text));
+            }
+        })
+    };
+    let start = {
+        let stop = stop.clone();
+        Callback::from(move |_: ()| {
+            stop.emit(());
+            let said = {
+                let latest = latest.clone();
+                Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+                    let text = e.data().as_string().unwrap_or_default();
+                    let cb = latest.borrow().0.clone();
+                    cb.emit(text);
+                })
+            };
+            let failed = {
+                let latest = latest.clone();
+                Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+                    let what = e.message();
+                    let cb = latest.borrow().1.clone();
+                    cb.emit(if what.is_empty() {
+                        "the explorer's worker could not be loaded".to_string()
+                    } else {
+                        format!("the explorer's worker failed ({what})")
+                    });
+                })
+            };
+            match web_sys::Worker::new(url) {
+                Ok(worker) => {
+                    worker.set_onmessage(Some(said.as_ref().unchecked_ref()));
+                    worker.set_onerror(Some(failed.as_ref().unchecked_ref()));
+                    *live.borrow_mut() = Some(LiveWorker {
+                        worker,
+                        _on_message: said,
+                        _on_error: failed,
+                    });
+                }
+                Err(e) => {
+                    let what = e.as_string().unwrap_or_else(|| "refused".to_string());
+                    let cb = latest.borrow().1.clone();
+                    cb.emit(format!(
+                        "the explorer's worker could not be started ({what})"
+                    ));
+                }
+            }
+        })
+    };
+    WorkerLink { start, post, stop }
 }
 
 /// Work kept in a component's own state, done in slices: each time `turn` changes to a

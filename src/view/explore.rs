@@ -1,28 +1,31 @@
-//! The explorer panel's session: an [`Explorer`] over the current scenario and receiver
-//! choice, run by the page in slices, cancellable, with the words and figures it shows.
+//! The explorer panel's session: a search of the current scenario and receiver choice, run
+//! by the explorer's Web Worker (`view::search`: the request it is sent, the replies it
+//! posts), cancellable, with the words and figures the panel shows.
 //!
 //! The model has no clock, so the caller passes one in (`now` in milliseconds); the page
 //! gives `Date.now`, the tests a fake. A session lives in the panel, not in `AppState`:
-//! only loading a run it found changes the app (`Msg::LoadFound`).
+//! only loading a run it found changes the app (`Msg::LoadFound`). The page never searches:
+//! its bundle holds no search code, only the request and the report.
 
+use super::search::{Reply, Request, PROTOCOL};
 use super::state::AppState;
-use crate::sim::explore::{Bounds, ExploreReport, Explorer};
+use crate::sim::explore::{Bounds, ExploreReport, InvariantResult, MilestoneResult};
 use crate::sim::{Action, Milestone, ViolationKind};
 
+pub use super::search::Origin;
+
 /// The page stops at fewer distinct states than the command line: a search's frontier is
-/// kept in memory, and a tab's memory is not given back. About half the presets finish
+/// kept in memory (the worker's, given back when it ends). About half the presets finish
 /// inside it (docs/performance.md); the others report that they stopped at the bound.
 pub const APP_MAX_STATES: usize = 50_000;
-/// States expanded between two looks at the clock.
-const CHUNK: usize = 100;
-/// How long one slice may run before the page gets its turn, in ms.
-pub const SLICE_MS: f64 = 12.0;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Phase {
     Running,
     Done,
     Cancelled,
+    /// The worker could not run the search: the reason, in words.
+    Failed(String),
 }
 
 pub struct Session {
@@ -31,7 +34,11 @@ pub struct Session {
     pub from_step: usize,
     pub origin: Origin,
     prefix: (usize, Vec<Action>),
-    explorer: Explorer,
+    /// The request, encoded, for the worker once it says it is ready.
+    request: String,
+    /// The latest report from the worker (before the first, the start state alone).
+    latest: ExploreReport,
+    frontier: usize,
     pub phase: Phase,
     started_ms: f64,
     elapsed_ms: f64,
@@ -39,17 +46,19 @@ pub struct Session {
     cap: usize,
 }
 
+/// What the panel does with the worker after a message: send it the request, stop it
+/// (`Worker.terminate()`, which frees its memory), or nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Then {
+    Send(String),
+    Stop,
+    Nothing,
+}
+
 /// What a session belongs to: the scenario shown and its receiver choice. The panel's body
 /// is keyed by it, so another one drops the search and its report.
 pub fn key(state: &AppState) -> String {
     format!("{}/{}", state.scenario, state.choice.value())
-}
-
-/// Where a search starts: the scenario's first state, or the step on screen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Origin {
-    Start,
-    Here,
 }
 
 /// The bounds the panel explores within, from the start or from the step on screen.
@@ -61,6 +70,25 @@ pub fn bounds(state: &AppState, from: Origin) -> Bounds {
     };
     b.max_states = b.max_states.min(APP_MAX_STATES);
     b
+}
+
+/// The search the panel asks its worker for: the run as it stands, from the start or from
+/// the step on screen (`Request::explorer` is the one place that turns it into a search).
+pub fn request(state: &AppState, from: Origin) -> Request {
+    let run = &state.run;
+    let (script_steps, actions) = match from {
+        Origin::Start => (0, Vec::new()),
+        Origin::Here => run.branch_to_cursor(),
+    };
+    Request {
+        protocol: PROTOCOL,
+        scenario: run.scenario.clone(),
+        variant: run.variant.clone(),
+        origin: from,
+        script_steps,
+        actions,
+        bounds: bounds(state, from),
+    }
 }
 
 /// Where the panel's main search starts: a scenario without a script (the blank sandbox)
@@ -120,58 +148,103 @@ pub fn thousands(n: usize) -> String {
     out
 }
 
+/// The report before the worker's first: the start state, nothing settled, incomplete.
+fn first_report(req: &Request) -> ExploreReport {
+    ExploreReport {
+        scenario: req.scenario.id.clone(),
+        variant: req.variant.clone(),
+        policy: req.scenario.policy.as_str().to_string(),
+        bounds: req.bounds.clone(),
+        states: 1,
+        distinct_states: 1,
+        terminal_states: 0,
+        elapsed_ms: 0,
+        complete: false,
+        invariants: ViolationKind::ALL
+            .iter()
+            .map(|&kind| InvariantResult {
+                kind,
+                held: true,
+                counterexample: None,
+            })
+            .collect(),
+        milestones: Milestone::ALL
+            .iter()
+            .map(|&kind| MilestoneResult {
+                kind,
+                reached: false,
+                witness: None,
+            })
+            .collect(),
+    }
+}
+
 impl Session {
+    /// A search of the run as it stands; the panel starts a worker and, when it is ready,
+    /// sends it the request (`receive` gives `Then::Send`).
     pub fn start(state: &AppState, from: Origin, now_ms: f64) -> Session {
-        let b = bounds(state, from);
-        let cap = b.max_states;
-        let run = &state.run;
-        let (from_step, prefix, explorer) = match from {
-            Origin::Start => (
-                0,
-                (0, Vec::new()),
-                Explorer::new(&run.scenario, run.variant.clone(), b),
-            ),
-            Origin::Here => (
-                run.cursor(),
-                run.branch_to_cursor(),
-                Explorer::from_here(
-                    &run.scenario,
-                    run.variant.clone(),
-                    run.world().clone(),
-                    &run.script_to_come(),
-                    b,
-                ),
-            ),
-        };
+        let req = request(state, from);
         Session {
-            from_step,
+            from_step: match from {
+                Origin::Start => 0,
+                Origin::Here => state.run.cursor(),
+            },
             origin: from,
-            prefix,
-            explorer,
+            prefix: (req.script_steps, req.actions.clone()),
+            latest: first_report(&req),
+            frontier: 1,
+            cap: req.bounds.max_states,
+            request: req.encode(),
             phase: Phase::Running,
             started_ms: now_ms,
             elapsed_ms: 0.0,
-            cap,
         }
     }
 
-    /// Explore for about `SLICE_MS`, in chunks. Returns true while there is more to do.
-    pub fn slice(&mut self, now: &mut dyn FnMut() -> f64) -> bool {
+    /// The request, as the worker reads it.
+    pub fn request(&self) -> &str {
+        &self.request
+    }
+
+    /// A message from the worker: take its figures, and say what to do with the worker.
+    /// Once the search has stopped (done, cancelled, failed) nothing changes any more.
+    pub fn receive(&mut self, text: &str, now_ms: f64) -> Then {
         if self.phase != Phase::Running {
-            return false;
+            return Then::Stop;
         }
-        let t0 = now();
-        loop {
-            let done = self.explorer.run(CHUNK);
-            let t = now();
-            self.elapsed_ms = t - self.started_ms;
-            if done {
+        match Reply::decode(text) {
+            Ok(Reply::Ready) => Then::Send(self.request.clone()),
+            Ok(Reply::Progress { report, frontier }) => {
+                self.latest = report;
+                self.latest.complete = false;
+                self.frontier = frontier;
+                self.elapsed_ms = now_ms - self.started_ms;
+                Then::Nothing
+            }
+            Ok(Reply::Done { report }) => {
+                // The worker's own time for the search, as the command line's.
+                self.elapsed_ms = report.elapsed_ms as f64;
+                self.latest = report;
+                self.frontier = 0;
                 self.phase = Phase::Done;
-                return false;
+                Then::Stop
             }
-            if t - t0 >= SLICE_MS {
-                return true;
+            Ok(Reply::Failed { error }) => {
+                self.fail(error, now_ms);
+                Then::Stop
             }
+            Err(error) => {
+                self.fail(error, now_ms);
+                Then::Stop
+            }
+        }
+    }
+
+    /// The worker could not run (it failed to load, or crashed): the search stops, saying why.
+    pub fn fail(&mut self, error: String, now_ms: f64) {
+        if self.phase == Phase::Running {
+            self.phase = Phase::Failed(error);
+            self.elapsed_ms = now_ms - self.started_ms;
         }
     }
 
@@ -183,7 +256,8 @@ impl Session {
         (steps, actions)
     }
 
-    /// Stop a running search; what it found so far stays, marked incomplete.
+    /// Stop a running search (the panel terminates its worker); what it reported so far
+    /// stays, marked incomplete.
     pub fn cancel(&mut self, now_ms: f64) {
         if self.phase == Phase::Running {
             self.phase = Phase::Cancelled;
@@ -191,9 +265,9 @@ impl Session {
         }
     }
 
-    /// The report so far, timed; cancelled means incomplete.
+    /// The report so far, timed; anything but done means incomplete.
     pub fn report(&self) -> ExploreReport {
-        let mut r = self.explorer.report();
+        let mut r = self.latest.clone();
         r.elapsed_ms = self.elapsed_ms.max(0.0) as u64;
         r.complete &= self.phase == Phase::Done;
         r
@@ -202,38 +276,41 @@ impl Session {
     /// Distinct states so far, and (distinct + frontier): a progress bar's value and maximum.
     /// The maximum grows as the search finds more, and the bound caps it.
     pub fn progress(&self) -> (usize, usize) {
-        let (seen, frontier) = self.explorer.progress();
+        let seen = self.latest.distinct_states;
         match self.phase {
-            Phase::Running => (seen, (seen + frontier).min(self.cap).max(seen)),
+            Phase::Running => (seen, (seen + self.frontier).min(self.cap).max(seen)),
             _ => (seen, seen.max(1)),
         }
     }
 
     /// "N states, M distinct".
     pub fn progress_text(&self) -> String {
-        let r = self.explorer.report();
         format!(
             "{} states, {} distinct",
-            thousands(r.states),
-            thousands(r.distinct_states)
+            thousands(self.latest.states),
+            thousands(self.latest.distinct_states)
         )
     }
 
-    /// States reached per second of wall time, for the benchmark (0 before any time passed).
+    /// States reached per second of search time, for the benchmark (0 before any time passed).
     pub fn states_per_sec(&self) -> u64 {
         if self.elapsed_ms <= 0.0 {
             return 0;
         }
-        (self.explorer.report().states as f64 * 1000.0 / self.elapsed_ms) as u64
+        (self.latest.states as f64 * 1000.0 / self.elapsed_ms) as u64
     }
 
     /// One sentence on where the search stands.
     pub fn status_text(&self) -> String {
         let r = self.report();
-        match self.phase {
+        match &self.phase {
             Phase::Running => "Exploring…".to_string(),
             Phase::Cancelled => format!(
                 "Cancelled after {} ms. These figures are incomplete: “held” means only “not broken in the states explored”.",
+                r.elapsed_ms
+            ),
+            Phase::Failed(why) => format!(
+                "The search stopped after {} ms: {why}. These figures are incomplete: “held” means only “not broken in the states explored”.",
                 r.elapsed_ms
             ),
             Phase::Done if !r.complete => format!(
@@ -356,7 +433,9 @@ pub fn milestone_rows(r: &ExploreReport) -> Vec<MilestoneRow> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::explore::Explorer;
     use crate::sim::Policy;
+    use crate::view::search::serve;
     use crate::view::state::{Choice, Found, Msg};
 
     fn app(id: &str, choice: Choice) -> AppState {
@@ -372,13 +451,31 @@ mod tests {
         }
     }
 
+    /// The worker's replies to the session's request (`view::search::serve`, in process).
+    fn worker_replies(s: &mut Session) -> Vec<String> {
+        assert_eq!(
+            s.receive(&Reply::Ready.encode(), 0.0),
+            Then::Send(s.request().to_string()),
+            "a ready worker is sent the request"
+        );
+        let mut replies = Vec::new();
+        serve(s.request(), &mut clock(1.0), &mut |r| replies.push(r));
+        replies
+    }
+
+    /// Run the session's search to its end; returns how many messages the worker sent.
     fn finish(s: &mut Session) -> usize {
-        let mut now = clock(1.0);
-        let mut slices = 1;
-        while s.slice(&mut now) {
-            slices += 1;
+        let replies = worker_replies(s);
+        let n = replies.len();
+        for (i, r) in replies.iter().enumerate() {
+            let then = s.receive(r, (i + 1) as f64);
+            assert_eq!(
+                then == Then::Stop,
+                i == n - 1,
+                "only the last reply stops the worker"
+            );
         }
-        slices
+        n
     }
 
     #[test]
@@ -445,8 +542,8 @@ mod tests {
     fn a_session_runs_in_slices_to_the_cli_verdicts() {
         let a = app("paused-writer", Choice::Variant("unfenced".into()));
         let mut s = Session::start(&a, Origin::Start, 0.0);
-        let slices = finish(&mut s);
-        assert!(slices > 1, "a slice stops after {SLICE_MS} ms of the clock");
+        let messages = finish(&mut s);
+        assert!(messages > 1, "progress comes before the report");
         assert_eq!(s.phase, Phase::Done);
         let r = s.report();
         assert!(r.complete);
@@ -533,13 +630,23 @@ mod tests {
             Choice::default_for(&presets_get("cross-object-token")),
         );
         let mut s = Session::start(&a, Origin::Start, 0.0);
-        let mut now = clock(5.0);
-        assert!(s.slice(&mut now), "a big preset takes more than one slice");
         let (v, max) = s.progress();
-        assert!(v > 0 && v < max, "{v}/{max}");
+        assert!(
+            v == 1 && max == 2,
+            "before the worker's first figures, the start state: {v}/{max}"
+        );
+        let replies = worker_replies(&mut s);
+        assert!(replies.len() > 2, "a big preset reports progress");
+        assert_eq!(s.receive(&replies[1], 20.0), Then::Nothing);
+        let (v, max) = s.progress();
+        assert!(v > 1 && v < max, "{v}/{max}");
         s.cancel(40.0);
         assert_eq!(s.phase, Phase::Cancelled);
-        assert!(!s.slice(&mut now), "a cancelled session does no more work");
+        assert_eq!(
+            s.receive(replies.last().unwrap(), 50.0),
+            Then::Stop,
+            "a cancelled session takes no more figures"
+        );
         let r = s.report();
         assert!(!r.complete);
         assert_eq!(r.elapsed_ms, 40);
@@ -564,6 +671,67 @@ mod tests {
         assert!(rows.iter().any(|(l, _)| *l == "Pauses"));
         assert_eq!(thousands(1234567), "1,234,567");
         assert_eq!(thousands(999), "999");
+    }
+
+    #[test]
+    fn a_worker_that_fails_or_talks_nonsense_stops_the_search_saying_why() {
+        let a = app("paused-writer", Choice::Variant("unfenced".into()));
+        let mut s = Session::start(&a, Origin::Start, 0.0);
+        assert_eq!(s.receive("\"sing\"", 30.0), Then::Stop);
+        assert!(matches!(&s.phase, Phase::Failed(e) if e.contains("unknown variant")));
+        assert!(s
+            .status_text()
+            .starts_with("The search stopped after 30 ms: the explorer's worker said"));
+        assert!(!s.report().complete);
+        let mut s = Session::start(&a, Origin::Start, 0.0);
+        s.fail("the worker could not load".into(), 5.0);
+        assert!(s.status_text().contains("the worker could not load"));
+        assert_eq!(s.receive(&Reply::Ready.encode(), 6.0), Then::Stop);
+    }
+
+    /// The request replays, in the worker, to the very search the panel ran on the page
+    /// before the worker: `Explorer::from_here` with the run's world and the rest of its
+    /// script at the step on screen — after stepping back, after acting, after a fork.
+    #[test]
+    fn a_request_from_here_is_the_search_of_the_world_on_screen() {
+        let on_page = |a: &AppState| {
+            let run = &a.run;
+            let mut e = Explorer::from_here(
+                &run.scenario,
+                run.variant.clone(),
+                run.world().clone(),
+                &run.script_to_come(),
+                bounds(a, Origin::Here),
+            );
+            while !e.run(10_000) {}
+            e.report()
+        };
+        let in_worker = |a: &AppState| {
+            let req = Request::decode(&request(a, Origin::Here).encode()).unwrap();
+            let mut e = req.explorer().unwrap();
+            while !e.run(10_000) {}
+            e.report()
+        };
+        let mut stepped = app("paused-writer", Choice::Variant("unfenced".into()));
+        for _ in 0..4 {
+            stepped.apply(Msg::StepForward);
+        }
+        stepped.apply(Msg::StepBack);
+        let mut sandbox = app("sandbox", Choice::Policy(Policy::Unfenced));
+        sandbox.apply(Msg::Act(Action::Acquire {
+            worker: "A".into(),
+            lock: None,
+        }));
+        sandbox.apply(Msg::Act(Action::Advance { ticks: 2 }));
+        let mut forked = app("delayed-before-new", Choice::Policy(Policy::Strict));
+        for _ in 0..3 {
+            forked.apply(Msg::StepForward);
+        }
+        forked.apply(Msg::Act(Action::Advance { ticks: 1 }));
+        for a in [&stepped, &sandbox, &forked] {
+            assert!(a.run.cursor() > 0);
+            assert_eq!(in_worker(a), on_page(a), "{}", key(a));
+        }
     }
 
     fn presets_get(id: &str) -> crate::sim::Scenario {

@@ -9,7 +9,8 @@
 //! - [`log`]: the event log's page: the newest lines up to the current step.
 //! - [`lab`], [`plot`]: the lease-duration lab's panel state and its charts (geometry, SVG).
 //! - [`compare`]: the current run under a second receiver choice, aligned, and where they part.
-//! - [`explore`]: the explorer panel's session, run in slices, and its report's rows.
+//! - [`explore`]: the explorer panel's session (its search runs in a Web Worker) and its report's rows.
+//! - [`search`]: the message protocol with the explorer's Web Worker, and the loop it runs.
 //! - [`embed`]: the options of embed mode (`?embed&preset=…`).
 //! - [`file`]: a run as a scenario file (Export JSON / Import JSON).
 //! - [`svg`]: the timeline as a standalone SVG document (export, `fencing-lab render`).
@@ -27,6 +28,7 @@ pub mod layout;
 pub mod log;
 pub mod narrate;
 pub mod plot;
+pub mod search;
 pub mod state;
 pub mod svg;
 pub mod text;

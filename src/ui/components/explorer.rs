@@ -1,20 +1,23 @@
 //! "Explore every order": the exhaustive explorer over the current scenario and policy, run
-//! in slices (`use_slices`) so the page stays responsive. The session is the panel's own
-//! (`view::explore::Session`); loading a counterexample is the app's `Msg`.
+//! in a Web Worker (`use_worker`, `view::search`) so the page never waits on it; Cancel
+//! terminates the worker. The session is the panel's own (`view::explore::Session`); loading
+//! a counterexample is the app's `Msg`.
 
 use super::tool_summary;
-use crate::ui::hooks::use_slices;
+use crate::ui::hooks::use_worker;
 use crate::ui::state::use_app;
 use crate::view::explore::{
-    self, invariant_rows, milestone_rows, thousands, Origin, Phase, Session,
+    self, invariant_rows, milestone_rows, thousands, Origin, Phase, Session, Then,
 };
+use crate::view::search::WORKER_URL;
 use crate::view::state::{Found, Msg};
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
 
 /// The section; its body is keyed by the scenario and receiver choice (`explore::key`), so
-/// another one mounts a fresh body: the old search, and its report, no longer apply.
+/// another one mounts a fresh body: the old search (its worker terminated), and its report,
+/// no longer apply.
 #[component]
 pub fn ExplorePanel() -> Html {
     let state = use_app();
@@ -31,34 +34,69 @@ pub fn ExplorePanel() -> Html {
 fn ExploreBody() -> Html {
     let state = use_app();
     let session: Rc<RefCell<Option<Session>>> = use_mut_ref(|| None);
-    let work: Rc<dyn Fn() -> bool> = {
-        let session = session.clone();
-        Rc::new(move || {
-            let mut now = js_sys::Date::now;
-            session
+    let redraw = use_force_update();
+    // The worker's messages and failures go to the session, which says what to do next.
+    let then: Rc<RefCell<Option<Callback<Then>>>> = use_mut_ref(|| None);
+    let on_message = {
+        let (session, redraw, then) = (session.clone(), redraw.clone(), then.clone());
+        Callback::from(move |text: String| {
+            let next = session
                 .borrow_mut()
                 .as_mut()
-                .is_some_and(|s| s.slice(&mut now))
+                .map_or(Then::Stop, |s| s.receive(&text, js_sys::Date::now()));
+            let act = then.borrow().clone();
+            if let Some(act) = act {
+                act.emit(next);
+            }
+            redraw.force_update();
         })
     };
-    let (start, stop) = use_slices(work);
+    let on_error = {
+        let (session, redraw, then) = (session.clone(), redraw.clone(), then.clone());
+        Callback::from(move |why: String| {
+            if let Some(s) = session.borrow_mut().as_mut() {
+                s.fail(why, js_sys::Date::now());
+            }
+            let act = then.borrow().clone();
+            if let Some(act) = act {
+                act.emit(Then::Stop);
+            }
+            redraw.force_update();
+        })
+    };
+    let worker = use_worker(WORKER_URL, on_message, on_error);
+    *then.borrow_mut() = Some({
+        let worker = worker.clone();
+        Callback::from(move |next: Then| match next {
+            Then::Send(request) => worker.post.emit(request),
+            Then::Stop => worker.stop.emit(()),
+            Then::Nothing => {}
+        })
+    });
     let explore_from = |from: Origin| {
-        let (session, state, start) = (session.clone(), state.clone(), start.clone());
+        let (session, state, start, redraw) = (
+            session.clone(),
+            state.clone(),
+            worker.start.clone(),
+            redraw.clone(),
+        );
         Callback::from(move |_: MouseEvent| {
             *session.borrow_mut() = Some(Session::start(&state, from, js_sys::Date::now()));
             start.emit(());
+            redraw.force_update();
         })
     };
     let main = explore::main_search(&state);
     let on_explore = explore_from(main);
     let on_explore_here = explore_from(Origin::Here);
     let on_cancel = {
-        let session = session.clone();
+        let (session, stop, redraw) = (session.clone(), worker.stop.clone(), redraw.clone());
         Callback::from(move |_: MouseEvent| {
+            stop.emit(());
             if let Some(s) = session.borrow_mut().as_mut() {
                 s.cancel(js_sys::Date::now());
             }
-            stop.emit(());
+            redraw.force_update();
         })
     };
 
