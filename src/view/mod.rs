@@ -27,6 +27,7 @@ pub mod layout;
 pub mod log;
 pub mod narrate;
 pub mod plot;
+pub mod predict;
 pub mod state;
 pub mod svg;
 pub mod text;
