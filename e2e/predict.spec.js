@@ -4,7 +4,7 @@
 // alone, in embed mode (`?embed&predict`), and in a link. Screenshots at 360 and 1280 px in
 // both themes: target/screenshots/predict-*.png.
 'use strict';
-const { test, expect, shot, button, openApp, openPreset } = require('./helpers');
+const { test, expect, shot, shotOf, button, openApp, openPreset } = require('./helpers');
 
 const narration = (page) => page.getByRole('region', { name: 'Narration' });
 const predictPanel = (page) => page.getByRole('region', { name: 'Predict the verdict' });
@@ -147,13 +147,17 @@ for (const scheme of ['light', 'dark']) {
       await button(page, 'Accepted').click();
       await stepToQuestion(page, 10);
       await predictPanel(page).scrollIntoViewIfNeeded();
+      const story = page.locator('.story').first();
       await shot(page, `predict-question-${width}-${scheme}`);
+      await shotOf(story, `predict-question-${width}-${scheme}-story`);
       await button(page, 'Accepted').click();
       await expect(narration(page).locator('.prediction.wrong')).toBeVisible();
       await shot(page, `predict-wrong-${width}-${scheme}`);
+      await shotOf(story, `predict-wrong-${width}-${scheme}-story`);
       await button(page, 'Step forward').click();
       await expect(predictPanel(page).locator('.score')).toContainText('Run over');
       await shot(page, `predict-score-${width}-${scheme}`);
+      await shotOf(story, `predict-score-${width}-${scheme}-story`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
       expect(pageErrors).toEqual([]);

@@ -13,7 +13,9 @@ const path = require('path');
 const zlib = require('zlib');
 
 const BUDGET_KB = 200;
-const CEILING_KB = 400;
+// 400 KB, raised by predict mode's 9.5 KB (399.7 -> 409.2 KB; docs/performance.md) until
+// the explorer leaves the first load.
+const CEILING_KB = 409.5;
 
 function walk(dir) {
   const out = [];

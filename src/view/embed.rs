@@ -179,8 +179,10 @@ pub fn frame_height(state: &AppState, sandbox: bool) -> i32 {
         }
 }
 
-/// The height predict mode's panel adds to a frame, from 700 px wide (measured in Chromium).
-pub const PREDICT_HEIGHT: i32 = 200;
+/// The height predict mode adds to a frame from 700 px wide, where its question sits under the
+/// narration beside the controls: the score and the verdicts missed at the end, and the
+/// expected outcome shown then (measured in Chromium: +58 px for paused-writer).
+pub const PREDICT_HEIGHT: i32 = 120;
 
 /// Where the Embed dialog's "how to embed" link points, from the app's own path: inside the
 /// guide (`make site` puts the app in `app/` beside the guide's pages) the guide's page on

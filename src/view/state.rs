@@ -306,8 +306,12 @@ impl AppState {
                 true
             }
             Msg::Predict(on) => {
+                if self.predict.on == on {
+                    return false;
+                }
                 self.playing = false;
-                std::mem::replace(&mut self.predict.on, on) != on
+                self.predict.on = on;
+                true
             }
             Msg::Answer(said) => {
                 if !self.predict.answer(&self.key(), &self.run, said) {
@@ -329,9 +333,9 @@ impl AppState {
         self.predict.question(&self.key(), &self.run).is_some()
     }
 
-    /// Forward until `i` (or the end), stopping where predict mode asks.
-    fn forward_to(&mut self, i: usize) {
-        while self.run.cursor() < i && !self.blocked() {
+    /// Forward until step `i` (or the end), stopping where predict mode asks if `ask`.
+    fn forward_to(&mut self, i: usize, ask: bool) {
+        while self.run.cursor() < i && !(ask && self.blocked()) {
             match self.run.step_forward() {
                 Ok(true) => {}
                 Ok(false) => break,
@@ -402,7 +406,7 @@ impl AppState {
         self.playing = false;
         let before = (self.run.cursor(), self.run.len());
         if self.predict.on {
-            self.forward_to(usize::MAX);
+            self.forward_to(usize::MAX, true);
         } else if let Err(e) = self.run.run_script() {
             self.error = Some(format!("The script could not go on: {e}"));
         }
@@ -414,7 +418,7 @@ impl AppState {
         self.error = None;
         let before = self.run.cursor();
         if self.predict.on && i > before {
-            self.forward_to(i);
+            self.forward_to(i, true);
         } else {
             self.go_to(i);
         }
@@ -557,16 +561,7 @@ impl AppState {
             return;
         }
         self.run.seek(self.run.len());
-        while self.run.cursor() < i {
-            match self.run.step_forward() {
-                Ok(true) => {}
-                Ok(false) => break,
-                Err(e) => {
-                    self.error = Some(format!("The script could not go on: {e}"));
-                    break;
-                }
-            }
-        }
+        self.forward_to(i, false);
     }
 
     fn load_scenario(&mut self, s: Scenario, actions: Vec<Action>) {

@@ -60,7 +60,7 @@ pub fn Predict() -> Html {
                     <div class="answers">
                         {answer(Said::Accepted, Some(first.clone()))}
                         <div class="reasons" role="group" aria-labelledby="rejected-h">
-                            <span id="rejected-h" class="reasons-label">{"Rejected, for a"}</span>
+                            <span id="rejected-h" class="reasons-label">{"Rejected — why?"}</span>
                             for s in q.offered.iter().filter(|s| **s != Said::Accepted) {
                                 {answer(*s, None)}
                             }
@@ -80,6 +80,7 @@ pub fn Predict() -> Html {
                     }
                     <p class="score" role="status">{score.summary(at_end)}</p>
                     if !score.missed.is_empty() {
+                        <p class="note">{"Look again at a verdict you missed:"}</p>
                         <ul class="missed" aria-label="Verdicts you missed">
                             for m in score.missed {
                                 <li>
