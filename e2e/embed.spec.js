@@ -145,7 +145,7 @@ test('the guide embeds the presets: a page\'s frame steps to its verdict', async
   await expect(button(frame, 'Step forward')).toBeVisible({ timeout: 20_000 });
   // The page's main example is in predict mode: it stops before each verdict to ask.
   const fwd = button(frame, 'Step forward');
-  for (const answer of ['Accepted', 'Rejected: stale token']) {
+  for (const answer of ['Accepted', 'Rejected: Stale token']) {
     for (let i = 0; i < 30 && (await fwd.isEnabled()); i++) await fwd.click();
     await button(frame, answer).click();
   }

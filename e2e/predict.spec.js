@@ -28,7 +28,7 @@ test('app: a right and a wrong prediction, the score, and a button back to the s
   await stepToQuestion(page, 8);
   await expect(predictPanel(page).locator('.question')).toContainText('Under highest-seen, report is about to decide B-write, carrying token 42');
   // a store with a fence: no business rule, no duplicate to answer
-  await expect(button(page, 'Rejected: business rule')).toHaveCount(0);
+  await expect(button(page, 'Rejected: Business rule')).toHaveCount(0);
   await button(page, 'Accepted').click();
   await expect(narration(page).locator('.entry')).toContainText('Script step 8 of');
   await expect(narration(page).locator('.prediction.right')).toContainText('Right: report accepted B-write.');
@@ -99,7 +99,7 @@ test('keyboard only: the question takes the focus, a letter answers, focus goes 
   await expect(fwd).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(button(page, 'Accepted')).toBeFocused();
-  await expect(button(page, 'Rejected: stale token')).toHaveAttribute('aria-keyshortcuts', 'S');
+  await expect(button(page, 'Rejected: Stale token')).toHaveAttribute('aria-keyshortcuts', 'S');
   await page.keyboard.press('s');
   await expect(narration(page).locator('.prediction.right')).toContainText('Right: report rejected A-stale: stale token.');
   await expect(fwd).toBeFocused();
@@ -118,7 +118,7 @@ test('embed: ?embed&predict asks in the frame, the same way', async ({ page, pag
   await expect(narration(page).locator('.outcome')).toHaveCount(0);
   await stepToQuestion(page, 7);
   await expect(predictPanel(page).locator('.question')).toContainText('A-delayed, carrying token 41');
-  await button(page, 'Rejected: stale token').click();
+  await button(page, 'Rejected: Stale token').click();
   const wrong = narration(page).locator('.prediction.wrong');
   await expect(wrong).toContainText('Wrong: you said rejected: stale token; report accepted A-delayed.');
   await expect(wrong).toContainText('has not heard of any token newer than 41');

@@ -35,14 +35,14 @@ pub fn Predict() -> Html {
         let d = d.clone();
         let onclick = Callback::from(move |_: MouseEvent| d.dispatch(Msg::Answer(said)));
         let key = said.key().to_ascii_uppercase().to_string();
-        let name = said.label();
-        let name = match said {
-            Said::Accepted => name,
-            s => format!("Rejected: {}", s.reason()),
-        };
+        // Named by its text ("Rejected: Stale token"; the key is hidden from the name), so
+        // the name holds what is seen.
         html! {
-            <button type="button" class="answer" ref={node.unwrap_or_default()} aria-label={name}
+            <button type="button" class="answer" ref={node.unwrap_or_default()}
                 aria-keyshortcuts={key.clone()} {onclick}>
+                if said != Said::Accepted {
+                    <span class="visually-hidden">{"Rejected: "}</span>
+                }
                 {said.label()}<kbd aria-hidden="true">{key}</kbd>
             </button>
         }
