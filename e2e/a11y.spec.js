@@ -106,7 +106,7 @@ function views(suffix) {
     expect(pageErrors).toEqual([]);
   });
 
-  for (const query of ['?embed&preset=paused-writer', '?embed&preset=sandbox&sandbox']) {
+  for (const query of ['?embed&preset=paused-writer', '?embed&preset=sandbox&sandbox', '?embed&preset=paused-writer&predict&step=7']) {
     test(`axe: embed mode (${query}): one main landmark and an h1`, async ({ page, pageErrors }) => {
       await page.setViewportSize({ width: 1024, height: 800 });
       await page.goto('/' + query);
@@ -117,6 +117,24 @@ function views(suffix) {
       expect(pageErrors).toEqual([]);
     });
   }
+
+  test('axe: predict mode, a question, a wrong answer and the score', async ({ page, pageErrors }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openApp(page);
+    await page.getByRole('checkbox', { name: /^Predict mode/ }).check();
+    for (let i = 0; i < 7; i++) await button(page, 'Step forward').click();
+    await expect(button(page, 'Accepted')).toBeVisible();
+    await expectClean(page, 'predict mode, asking');
+    await button(page, 'Accepted').click();
+    await button(page, 'Step forward').click();
+    await button(page, 'Accepted').click();
+    await expect(page.locator('.prediction.wrong')).toBeVisible();
+    await expectClean(page, 'predict mode, a wrong answer');
+    await button(page, 'Step forward').click();
+    await expect(page.locator('.predict .score')).toContainText('Run over');
+    await expectClean(page, 'predict mode, the score');
+    expect(pageErrors).toEqual([]);
+  });
 
   // Errors are at the top of the page or the frame, in the first screenful at any width, and
   // announced (role=alert).

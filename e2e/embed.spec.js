@@ -143,8 +143,16 @@ test('the guide embeds the presets: a page\'s frame steps to its verdict', async
   await iframe.scrollIntoViewIfNeeded(); // the guide's frames load lazily
   const frame = await (await iframe.elementHandle()).contentFrame();
   await expect(button(frame, 'Step forward')).toBeVisible({ timeout: 20_000 });
+  // The page's main example is in predict mode: it stops before each verdict to ask.
+  const fwd = button(frame, 'Step forward');
+  for (const answer of ['Accepted', 'Rejected: Stale token']) {
+    for (let i = 0; i < 30 && (await fwd.isEnabled()); i++) await fwd.click();
+    await button(frame, answer).click();
+  }
   await stepToEnd(frame);
   await expectFencedVerdicts(frame);
+  await expect(frame.getByRole('region', { name: 'Predict the verdict' }).locator('.score'))
+    .toHaveText('Run over: you predicted 2 of 2 verdicts right.');
   await shot(page, 'guide-page');
   expect(pageErrors).toEqual([]);
 });

@@ -24,12 +24,18 @@ pub fn use_player(state: &AppCtx) {
     });
 }
 
-/// Space, arrows, Home, End, `?` and Escape on the whole document (see `view::state::shortcut`).
+/// Space, arrows, Home, End, `?` and Escape on the whole document, and predict mode's answer
+/// letters while it asks (see `view::state::shortcut`).
 #[hook]
 pub fn use_keyboard(state: &AppCtx) {
     let dispatcher = state.dispatcher();
-    let help_open = state.help_open;
-    use_effect_with(help_open, move |&help_open| {
+    let offered = state
+        .asking
+        .as_ref()
+        .map(|q| q.offered.clone())
+        .unwrap_or_default();
+    use_effect_with((state.help_open, offered), move |(help_open, offered)| {
+        let (help_open, offered) = (*help_open, offered.clone());
         // Removed when the effect is cleaned up (the listener is dropped).
         let listener = web_sys::window().and_then(|w| w.document()).map(|d| {
             EventListener::new_with_options(
@@ -48,7 +54,8 @@ pub fn use_keyboard(state: &AppCtx) {
                     let in_field = matches!(tag.as_str(), "input" | "select" | "textarea");
                     let on_button = matches!(tag.as_str(), "button" | "a" | "summary");
                     let modified = e.ctrl_key() || e.meta_key() || e.alt_key();
-                    if let Some(msg) = shortcut(&e.key(), in_field, on_button, modified, help_open)
+                    if let Some(msg) =
+                        shortcut(&e.key(), in_field, on_button, modified, help_open, &offered)
                     {
                         e.prevent_default();
                         dispatcher.dispatch(msg);

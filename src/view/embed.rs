@@ -1,4 +1,4 @@
-//! Embed mode: `?embed&preset=ID&policy=P&step=N&autoplay&sandbox` shows only the timeline,
+//! Embed mode: `?embed&preset=ID&policy=P&step=N&autoplay&sandbox&predict` shows only the timeline,
 //! the controls and the narration (docs/embedding.md). The options are read here, natively
 //! testable; a bad option is named in the page and the rest still apply.
 
@@ -15,6 +15,8 @@ pub struct EmbedOptions {
     pub autoplay: bool,
     /// Show the sandbox buttons and the in-flight panel too.
     pub sandbox: bool,
+    /// Predict mode: stepping forward stops before each verdict for the reader's prediction.
+    pub predict: bool,
 }
 
 impl EmbedOptions {
@@ -43,6 +45,7 @@ impl EmbedOptions {
                 }
                 "autoplay" => o.autoplay = on,
                 "sandbox" => o.sandbox = on,
+                "predict" => o.predict = on,
                 _ => {}
             }
         }
@@ -66,6 +69,9 @@ impl EmbedOptions {
         }
         if self.sandbox {
             q.push("sandbox".into());
+        }
+        if self.predict {
+            q.push("predict".into());
         }
         format!("?{}", q.join("&"))
     }
@@ -93,6 +99,10 @@ impl EmbedOptions {
                 state.apply(Msg::Seek(s));
             }
             None => {}
+        }
+        // After the step: a frame opened at step N starts asking from there.
+        if self.predict {
+            state.apply(Msg::Predict(true));
         }
         if self.autoplay && state.can_play() && !state.at_end() {
             state.apply(Msg::TogglePlay);
@@ -128,6 +138,7 @@ impl EmbedOptions {
             step: (cursor > 0).then_some(cursor),
             autoplay,
             sandbox,
+            predict: state.predict.on,
         }
     }
 }
@@ -158,12 +169,20 @@ pub fn snippet(state: &AppState, app_url: &str, autoplay: bool, sandbox: bool) -
 pub fn frame_height(state: &AppState, sandbox: bool) -> i32 {
     let timeline = super::layout::layout(&state.run);
     let lanes = timeline.lanes.len() as i32;
-    if sandbox {
-        timeline.height + 300 + 220 * lanes
-    } else {
-        timeline.height + 550
-    }
+    // Predict mode's panel: a question with its answers, or the score and the steps missed.
+    let predict = if state.predict.on { PREDICT_HEIGHT } else { 0 };
+    predict
+        + if sandbox {
+            timeline.height + 300 + 220 * lanes
+        } else {
+            timeline.height + 550
+        }
 }
+
+/// The height predict mode adds to a frame from 700 px wide, where its question sits under the
+/// narration beside the controls: the score and the verdicts missed at the end, and the
+/// expected outcome shown then (measured in Chromium: +58 px for paused-writer).
+pub const PREDICT_HEIGHT: i32 = 120;
 
 /// Where the Embed dialog's "how to embed" link points, from the app's own path: inside the
 /// guide (`make site` puts the app in `app/` beside the guide's pages) the guide's page on
@@ -234,6 +253,7 @@ mod tests {
             step: Some(3),
             autoplay: true,
             sandbox: false,
+            predict: true,
         };
         assert_eq!(EmbedOptions::parse(&o.query()), Some(o.clone()));
         assert_eq!(
@@ -271,6 +291,27 @@ mod tests {
         assert_eq!(s.current().id, "paused-writer", "the default scenario");
         assert!(s.error.as_deref().unwrap().contains("“nope”"));
         assert!(s.playing, "autoplay still applies");
+
+        // Predict mode: playing stops before the first verdict, and asks for it.
+        let mut s = AppState::new(load_presets());
+        let o = EmbedOptions::parse("?embed&preset=paused-writer&predict&autoplay").unwrap();
+        assert!(o.predict);
+        assert!(o.apply(&mut s).is_empty());
+        assert!(s.predict.on && s.playing);
+        while s.playing {
+            s.apply(Msg::Tick);
+        }
+        assert_eq!(s.run.cursor(), 7);
+        assert_eq!(s.asking.as_ref().map(|q| q.step), Some(8));
+        assert!(EmbedOptions::of(&s, false, false)
+            .query()
+            .ends_with("&predict"));
+        let mut plain = s.clone();
+        plain.predict.on = false;
+        assert_eq!(
+            frame_height(&s, false),
+            frame_height(&plain, false) + PREDICT_HEIGHT
+        );
     }
 
     #[test]

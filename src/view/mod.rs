@@ -28,6 +28,7 @@ pub mod layout;
 pub mod log;
 pub mod narrate;
 pub mod plot;
+pub mod predict;
 pub mod search;
 pub mod state;
 pub mod svg;

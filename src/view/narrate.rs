@@ -211,7 +211,7 @@ pub fn violation_name(k: ViolationKind) -> &'static str {
 }
 
 /// "A-stale, carrying token 41", "A1, carrying no token".
-fn request_words(e: &Event) -> String {
+pub(crate) fn request_words(e: &Event) -> String {
     let id = e.request.as_deref().unwrap_or("?");
     match &e.token {
         Some(t) => format!("{id}, carrying token {t},"),
@@ -261,7 +261,7 @@ fn decision(e: &Event, before: &World, after: &World) -> Option<String> {
 }
 
 /// "Under highest-seen", or what the destination is when it cannot fence at all.
-fn under(res: &Resource) -> String {
+pub(crate) fn under(res: &Resource) -> String {
     if res.kind.can_fence() {
         format!("Under {}", res.policy.as_str())
     } else {

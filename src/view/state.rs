@@ -7,6 +7,7 @@ use crate::sim::run::{Refused, Replayed, Run};
 use crate::sim::scenario::Scenario;
 use crate::sim::{Action, Milestone, Policy, ViolationKind};
 use crate::view::file::FileStatus;
+use crate::view::predict::{self, Predict, Question, Said};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -88,6 +89,10 @@ pub struct AppState {
     /// Runs the user acted in and then left for another scenario, by scenario index: picking
     /// the scenario again brings its run back rather than losing the user's work.
     pub kept: BTreeMap<usize, (Choice, Run)>,
+    /// Predict mode: on or off, and the answers given, per scenario and choice.
+    pub predict: Predict,
+    /// What predict mode asks before the next step can run (kept up to date by `apply`).
+    pub asking: Option<Question>,
 }
 
 impl PartialEq for AppState {
@@ -164,6 +169,11 @@ pub enum Msg {
     Import(String),
     /// Export SVG/PNG/JSON started a download (the file's name), or could not (why).
     Exported(Result<String, String>),
+    /// Predict mode on or off: stepping forward stops before each verdict to ask for one.
+    Predict(bool),
+    /// The learner's prediction for the question asked; the step runs once every decision
+    /// in it has one.
+    Answer(Said),
 }
 
 impl AppState {
@@ -188,6 +198,8 @@ impl AppState {
             help_open: false,
             file_status: None,
             kept: BTreeMap::new(),
+            predict: Predict::default(),
+            asking: None,
         }
     }
 
@@ -222,6 +234,7 @@ impl AppState {
         let changed = self.apply_inner(msg);
         if changed {
             self.version += 1;
+            self.asking = self.predict.question(&self.key(), &self.run);
         }
         changed
     }
@@ -292,6 +305,45 @@ impl AppState {
                 self.file_status = Some(FileStatus::exported(result));
                 true
             }
+            Msg::Predict(on) => {
+                if self.predict.on == on {
+                    return false;
+                }
+                self.playing = false;
+                self.predict.on = on;
+                true
+            }
+            Msg::Answer(said) => {
+                if !self.predict.answer(&self.key(), &self.run, said) {
+                    return false;
+                }
+                self.forward();
+                true
+            }
+        }
+    }
+
+    /// Which run predict mode's answers belong to: the scenario and the receiver choice.
+    pub fn key(&self) -> predict::Key {
+        (self.current().id.clone(), self.choice.value())
+    }
+
+    /// Predict mode waits for an answer before the next step.
+    fn blocked(&self) -> bool {
+        self.predict.question(&self.key(), &self.run).is_some()
+    }
+
+    /// Forward until step `i` (or the end), stopping where predict mode asks if `ask`.
+    fn forward_to(&mut self, i: usize, ask: bool) {
+        while self.run.cursor() < i && !(ask && self.blocked()) {
+            match self.run.step_forward() {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => {
+                    self.error = Some(format!("The script could not go on: {e}"));
+                    break;
+                }
+            }
         }
     }
 
@@ -353,7 +405,9 @@ impl AppState {
     fn run_to_end(&mut self) -> bool {
         self.playing = false;
         let before = (self.run.cursor(), self.run.len());
-        if let Err(e) = self.run.run_script() {
+        if self.predict.on {
+            self.forward_to(usize::MAX, true);
+        } else if let Err(e) = self.run.run_script() {
             self.error = Some(format!("The script could not go on: {e}"));
         }
         before != (self.run.cursor(), self.run.len()) || self.error.is_some()
@@ -363,7 +417,11 @@ impl AppState {
         self.playing = false;
         self.error = None;
         let before = self.run.cursor();
-        self.go_to(i);
+        if self.predict.on && i > before {
+            self.forward_to(i, true);
+        } else {
+            self.go_to(i);
+        }
         before != self.run.cursor() || self.error.is_some()
     }
 
@@ -372,7 +430,7 @@ impl AppState {
             self.playing = false;
             return true;
         }
-        if !self.can_play() {
+        if !self.can_play() || self.asking.is_some() {
             return false;
         }
         if self.at_end() {
@@ -427,9 +485,13 @@ impl AppState {
             return false;
         }
         self.playing = false;
+        let (text, predicting) = predict::split(text);
         match Link::decode(text).and_then(|l| l.to_run().map(|run| (l, run))) {
             Ok((link, run)) => {
                 self.open(link, run);
+                if let Some(answers) = predicting {
+                    self.predict.open(&self.key(), &self.run, answers);
+                }
                 self.error = None;
                 self.notice = Some(format!(
                     "Opened a link: {}, at step {}.",
@@ -499,16 +561,7 @@ impl AppState {
             return;
         }
         self.run.seek(self.run.len());
-        while self.run.cursor() < i {
-            match self.run.step_forward() {
-                Ok(true) => {}
-                Ok(false) => break,
-                Err(e) => {
-                    self.error = Some(format!("The script could not go on: {e}"));
-                    break;
-                }
-            }
-        }
+        self.forward_to(i, false);
     }
 
     fn load_scenario(&mut self, s: Scenario, actions: Vec<Action>) {
@@ -567,7 +620,8 @@ impl AppState {
             Some(_) => ScenarioRef::Preset(id),
             None => ScenarioRef::Inline(Box::new(self.current().clone())),
         };
-        Link::of(&self.run, scenario, policy, None).encode_from(&self.run)
+        let link = Link::of(&self.run, scenario, policy, None).encode_from(&self.run);
+        link + &self.predict.suffix(&self.key())
     }
 
     /// Show a decoded link's run.
@@ -643,6 +697,9 @@ impl AppState {
 
     /// One step forward; false at the end or when the script's next step was refused.
     fn forward(&mut self) -> bool {
+        if self.blocked() {
+            return false;
+        }
         match self.run.step_forward() {
             Ok(moved) => {
                 if moved {
@@ -660,25 +717,30 @@ impl AppState {
 }
 
 /// The keyboard shortcuts, as (keys, what they do), for the help dialog.
-pub const SHORTCUTS: [(&str, &str); 6] = [
+pub const SHORTCUTS: [(&str, &str); 7] = [
     ("Space", "Play or pause"),
     ("→ (Arrow right)", "Step forward"),
     ("← (Arrow left)", "Step back"),
     ("Home", "Back to start"),
     ("End", "Jump to end"),
     ("?", "Show these shortcuts (Escape closes)"),
+    (
+        "A S M W B D K",
+        "Predict mode: answer Accepted, or Rejected for a Stale token, Missing token, Wrong scope, Business rule, Duplicate replayed or Key reused (the key is on each button)",
+    ),
 ];
 
 /// What a key press means, if anything. Keys typed into a select, input or text area are
 /// theirs (`in_field`); Space and Enter on a focused button press that button (`on_button`);
 /// modifier chords are the browser's. While the shortcuts dialog is open only `?` and
-/// Escape do anything.
+/// Escape do anything. While predict mode asks, the letter of each answer `offered` gives it.
 pub fn shortcut(
     key: &str,
     in_field: bool,
     on_button: bool,
     modified: bool,
     help_open: bool,
+    offered: &[Said],
 ) -> Option<Msg> {
     if in_field || modified {
         return None;
@@ -696,7 +758,12 @@ pub fn shortcut(
         "Home" => Some(Msg::ToStart),
         "End" => Some(Msg::ToEnd),
         "?" => Some(Msg::Help(true)),
-        _ => None,
+        k => {
+            let mut chars = k.chars();
+            let said = chars.next().and_then(Said::from_key);
+            said.filter(|s| chars.next().is_none() && offered.contains(s))
+                .map(Msg::Answer)
+        }
     }
 }
 
@@ -958,34 +1025,34 @@ mod tests {
     #[test]
     fn shortcuts_leave_fields_and_buttons_alone() {
         assert_eq!(
-            shortcut(" ", false, false, false, false),
+            shortcut(" ", false, false, false, false, &[]),
             Some(Msg::TogglePlay)
         );
         assert_eq!(
-            shortcut(" ", false, true, false, false),
+            shortcut(" ", false, true, false, false, &[]),
             None,
             "space presses the focused button"
         );
         assert_eq!(
-            shortcut("ArrowRight", true, false, false, false),
+            shortcut("ArrowRight", true, false, false, false, &[]),
             None,
             "a range input keeps its arrows"
         );
         assert_eq!(
-            shortcut("ArrowRight", false, true, false, false),
+            shortcut("ArrowRight", false, true, false, false, &[]),
             Some(Msg::StepForward)
         );
-        assert_eq!(shortcut("End", false, false, true, false), None);
+        assert_eq!(shortcut("End", false, false, true, false, &[]), None);
         assert_eq!(
-            shortcut("?", false, false, false, false),
+            shortcut("?", false, false, false, false, &[]),
             Some(Msg::Help(true))
         );
         assert_eq!(
-            shortcut("Escape", false, false, false, true),
+            shortcut("Escape", false, false, false, true, &[]),
             Some(Msg::Help(false))
         );
         assert_eq!(
-            shortcut("ArrowLeft", false, false, false, true),
+            shortcut("ArrowLeft", false, false, false, true, &[]),
             None,
             "the dialog is modal"
         );
@@ -1216,6 +1283,65 @@ mod tests {
             );
             assert!(a.playing);
         }
+    }
+
+    #[test]
+    fn predict_mode_stops_before_each_verdict_scores_the_run_and_travels_in_its_link() {
+        let mut s = app();
+        assert!(s.apply(Msg::Predict(true)));
+        assert!(s.apply(Msg::ToEnd));
+        // B's write is decided in step 8: the run stops before it, and stays there.
+        assert_eq!(s.run.cursor(), 7);
+        let q = s.asking.clone().expect("a question");
+        assert_eq!(q.step, 8);
+        assert!(!s.apply(Msg::StepForward));
+        assert!(!s.apply(Msg::TogglePlay));
+        assert!(!s.apply(Msg::Seek(9)));
+        assert_eq!(
+            shortcut("A", false, true, false, false, &q.offered),
+            Some(Msg::Answer(Said::Accepted))
+        );
+        assert_eq!(
+            shortcut("b", false, false, false, false, &q.offered),
+            None,
+            "no account here: no business rule to answer"
+        );
+        assert_eq!(shortcut("a", false, false, false, false, &[]), None);
+        // The answer runs the step.
+        assert!(s.apply(Msg::Answer(Said::Accepted)));
+        assert_eq!((s.run.cursor(), s.asking.clone()), (8, None));
+        s.apply(Msg::StepForward);
+        assert_eq!(s.asking.as_ref().map(|q| q.step), Some(10));
+        // Wrong: A's stale write is refused under highest-seen.
+        assert!(s.apply(Msg::Answer(Said::Accepted)));
+        assert_eq!(s.run.cursor(), 10);
+        s.apply(Msg::ToEnd);
+        assert!(s.at_end());
+        let score = s.predict.score(&s.key(), &s.run);
+        assert_eq!((score.right, score.asked), (1, 2));
+        assert_eq!(score.missed[0].step, 10);
+        // The missed step is one Seek away, and stepping over answered steps asks nothing.
+        assert!(s.apply(Msg::Seek(score.missed[0].step)));
+        assert_eq!(s.run.cursor(), 10);
+        s.apply(Msg::Seek(0));
+        assert!(s.apply(Msg::Seek(11)));
+        assert!(s.at_end());
+
+        // The link carries the answers: another page opens the same score.
+        let link = s.link();
+        assert!(link.ends_with("~predict=8a,10a"), "{link}");
+        let mut b = app();
+        assert!(b.apply(Msg::OpenLink(link.clone())));
+        assert_eq!(b.error, None);
+        assert!(b.predict.on);
+        assert_eq!(b.predict.score(&b.key(), &b.run), score);
+        assert_eq!(b.link(), link);
+        // Off, the link is the plain one, and stepping never stops.
+        s.apply(Msg::Predict(false));
+        assert!(!s.link().contains('~'));
+        s.apply(Msg::Reload);
+        s.apply(Msg::ToEnd);
+        assert!(s.at_end());
     }
 
     #[test]

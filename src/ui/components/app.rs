@@ -12,6 +12,7 @@ use super::inspector::Inspector;
 use super::lab::Lab;
 use super::narration::Narration;
 use super::picker::Picker;
+use super::predict::Predict;
 use super::sandbox::Sandbox;
 use super::share::Share;
 use super::shortcuts::Shortcuts;
@@ -61,6 +62,7 @@ pub fn App() -> Html {
                     <Timeline />
                     <div class="story">
                         <Narration hands={options.sandbox} />
+                        <Predict />
                         <Controls />
                     </div>
                     if options.sandbox {
@@ -96,6 +98,7 @@ pub fn App() -> Html {
                         <Timeline />
                         <div class="story">
                             <Narration />
+                            <Predict />
                             <Controls />
                         </div>
                         <div class="hands">

@@ -49,6 +49,15 @@ pub fn Controls() -> Html {
             }
         })
     };
+    let on_predict = {
+        let d = state.dispatcher();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            d.dispatch(Msg::Predict(input.checked()));
+        })
+    };
+    // Predict mode asks before the next step: forward waits for the answer.
+    let asking = state.asking.is_some();
     let (play_icon, play_text) = if state.playing {
         ("❚❚", "Pause")
     } else {
@@ -61,15 +70,19 @@ pub fn Controls() -> Html {
             <div class="buttons">
                 {msg_button(&state, Msg::ToStart, "«", "Back to start", at_start, "ctl")}
                 {msg_button(&state, Msg::StepBack, "‹", "Step back", at_start, "ctl")}
-                {msg_button(&state, Msg::TogglePlay, play_icon, play_text, !state.playing && !state.can_play(), "ctl play")}
-                {msg_button(&state, Msg::StepForward, "›", "Step forward", at_end, "ctl")}
-                {msg_button(&state, Msg::ToEnd, "»", "Jump to end", at_end, "ctl")}
+                {msg_button(&state, Msg::TogglePlay, play_icon, play_text, !state.playing && (!state.can_play() || asking), "ctl play")}
+                {msg_button(&state, Msg::StepForward, "›", "Step forward", at_end || asking, "ctl")}
+                {msg_button(&state, Msg::ToEnd, "»", "Jump to end", at_end || asking, "ctl")}
             </div>
             <div class="scrub">
                 <label for="scrub">{position}<span class="time">{format!(" · t = {}", run.world().now())}</span></label>
                 <input id="scrub" type="range" aria-label="Scrub" min="0" max={planned.max(cursor).to_string()}
                     step="1" value={cursor.to_string()} oninput={on_scrub} />
             </div>
+            <label class="check predict-toggle">
+                <input type="checkbox" checked={state.predict.on} onchange={on_predict} />
+                {" Predict mode: stop before each verdict and guess it"}
+            </label>
             <div class="field speed">
                 <label for="speed">{"Speed"}</label>
                 <select id="speed" ref={speed_ref} onchange={on_speed}>

@@ -13,6 +13,7 @@ mod inspector;
 mod lab;
 mod narration;
 mod picker;
+mod predict;
 mod sandbox;
 mod share;
 mod shortcuts;

@@ -25,6 +25,11 @@ pub fn Narration(props: &NarrationProps) -> Html {
         _ => narrate::say(run, run.cursor()),
     };
     let verdicts = narrate::verdicts(run, run.cursor());
+    let predictions = if state.predict.on {
+        state.predict.feedback(&state.key(), run, run.cursor())
+    } else {
+        Vec::new()
+    };
     let sandbox = scenario.script.is_empty();
     let take_over = run.next_script_step().is_none();
     let takeover_text = if sandbox {
@@ -34,7 +39,9 @@ pub fn Narration(props: &NarrationProps) -> Html {
     } else {
         "Take over: the script has nothing more to say on this branch. Keep acting in the same world with the sandbox buttons — deliver, hold or drop messages, pause or crash workers, let time pass."
     };
+    // In predict mode the expected outcome would give the answers away before the end.
     let outcome = match (&state.choice, state.outcome()) {
+        _ if state.predict.on && !state.at_end() => None,
         (Choice::Variant(n), Some(o)) => Some((format!("Expected under “{n}”: "), o.to_string())),
         (Choice::Policy(p), _) => Some((
             format!("Plain policy {}: ", p.as_str()),
@@ -59,6 +66,12 @@ pub fn Narration(props: &NarrationProps) -> Html {
             <h2 id="narration-h">{"Narration"}</h2>
             <p class="entry">{text::entry(run)}</p>
             <p class="say">{say}</p>
+            for f in predictions {
+                <p class={classes!("prediction", if f.right { "right" } else { "wrong" })}>
+                    <span aria-hidden="true">{if f.right { "✓ " } else { "✗ " }}</span>
+                    <strong>{f.text}</strong>{" "}{f.why}
+                </p>
+            }
             for v in verdicts {
                 <p class={classes!("verdict", v.violation.then_some("broken"))}>
                     <strong>{"Verdict: "}</strong>{v.text}
