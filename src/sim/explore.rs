@@ -13,7 +13,6 @@ use super::action::{Action, MsgSel};
 use super::hash::FxHasher;
 use super::invariant::{Milestone, Property, ViolationKind};
 use super::message::{self, MessageKind};
-use super::resource::Policy;
 use super::scenario::Scenario;
 use super::time::Tick;
 use super::world::World;
@@ -409,13 +408,13 @@ impl Explorer {
                 out.push(same(Action::Deliver { msg: msg.clone() }));
             }
             // Holding matters for protected writes (a delayed request), and for a registration
-            // at a receiver that cannot order registrations (equal-token: a late one replaces
-            // a newer one; fence-on-acquire ignores it). Other messages are reordered by
-            // delivering them early, which is always a choice.
+            // where a late one replaces a newer one (`Policy::registration_replaces`; under
+            // fence-on-acquire it is ignored). Other messages are reordered by delivering them
+            // early, which is always a choice.
             let delayable = match e.msg.kind() {
                 MessageKind::Write => true,
                 MessageKind::Fence => matches!(&e.to, message::Node::Resource(r)
-                    if w.resource(r).is_some_and(|r| r.policy == Policy::EqualToken)),
+                    if w.resource(r).is_some_and(|r| r.policy.registration_replaces())),
                 _ => false,
             };
             if delayable && n.used.holds < b.max_holds && !e.is_held(w.now()) {

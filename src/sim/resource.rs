@@ -78,10 +78,16 @@ impl Policy {
         }
     }
 
+    /// Whether a registration replaces the one before whatever its token (equal-token, which
+    /// cannot order tokens), rather than only a lower one: then a late registration matters.
+    pub fn registration_replaces(&self) -> bool {
+        *self == Policy::EqualToken
+    }
+
     /// What the token a receiver keeps is: the highest it accepted, or (equal-token) the one
     /// the latest grant registered.
     pub fn kept_token(&self) -> &'static str {
-        if *self == Policy::EqualToken {
+        if self.registration_replaces() {
             "registered"
         } else {
             "highest"
@@ -447,7 +453,7 @@ impl Resource {
     /// Register a grant's token without writing a value: a newer one under fence-on-acquire;
     /// any one under equal-token, which cannot tell newer from older.
     pub fn fence(&mut self, token: &Token) {
-        if self.policy == Policy::EqualToken
+        if self.policy.registration_replaces()
             || self
                 .data
                 .highest

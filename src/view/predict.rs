@@ -119,9 +119,9 @@ impl Said {
     }
 }
 
-/// The answers a run's resources can give, whatever the policy: a choice is offered when
-/// some resource of the run could decide that way under some policy, so the set neither
-/// leaves the right answer out nor gives it away. Accepted is always offered.
+/// The answers a run's resources can give: a choice is offered when some resource of the
+/// run could decide that way under some policy (not-registered: under its own), so the set
+/// neither leaves the right answer out nor gives it away. Accepted is always offered.
 pub fn offered(resources: &[&Resource]) -> Vec<Said> {
     let any = |f: &dyn Fn(&Resource) -> bool| resources.iter().any(|r| f(r));
     Said::ALL
@@ -129,7 +129,9 @@ pub fn offered(resources: &[&Resource]) -> Vec<Said> {
         .filter(|s| match s {
             Said::Accepted => true,
             Said::Stale => any(&|r| r.kind.can_fence()),
-            // Only an equal-token receiver refuses so; stale stays offered beside it.
+            // Only a receiver that compares for equality refuses so; this one choice follows
+            // the chosen policy (which the learner picked and can see), and stale stays
+            // offered beside it.
             Said::NotRegistered => any(&|r| r.kind.can_fence() && r.policy == Policy::EqualToken),
             Said::Precondition => any(&|r| r.versioned),
             Said::MissingToken => any(&|r| r.kind.can_fence() && r.options.require_token),
