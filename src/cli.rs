@@ -43,9 +43,10 @@ render   run the whole script and write the timeline as a standalone SVG (--svg 
 Options of run:
   --preset ID      a built-in scenario (see `fencing-lab list`); or give a FILE.json, or - for stdin
   --variant NAME   run under that variant of the scenario (default: its first variant, if any)
-  --policy P       unfenced | highest-seen | strict | check-then-write | fence-on-acquire, or a
-                   variant name: runs the variant with that name or that policy (so its settings
-                   and expectations apply); otherwise applies P as the scenario's receiver policy
+  --policy P       unfenced | highest-seen | strict | check-then-write | fence-on-acquire |
+                   equal-token, or a variant name: runs the variant with that name or that policy
+                   (so its settings and expectations apply); otherwise applies P as the
+                   scenario's receiver policy
   --format F       text (default) or json
   --actions FILE   run these actions from step 0 instead of the script: a JSON list of
                    actions, one invariant of `check --format json` (its counterexample), or a

@@ -1211,3 +1211,14 @@ fn the_cli_and_the_app_resolve_a_policy_to_the_same_variant() {
         }
     }
 }
+
+/// `--help` names every receiver policy the binary accepts, and each one named runs.
+#[test]
+fn help_lists_every_policy_the_cli_accepts() {
+    let help = ok(&["help"]);
+    for p in fencing_lab::sim::Policy::ALL {
+        let name = p.as_str();
+        assert!(help.contains(name), "--help does not name {name}");
+        ok(&["run", "--preset", "paused-writer", "--policy", name]);
+    }
+}

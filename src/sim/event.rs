@@ -363,6 +363,9 @@ pub struct Metrics {
     /// Writes refused by equal-token because their token is not the registered one.
     #[serde(default)]
     pub fencing_rejected_not_registered: u32,
+    /// Requests refused because their idempotency key's first request is still executing.
+    #[serde(default)]
+    pub key_in_flight: u32,
     pub dedup_replayed: u32,
     pub messages_dropped: u32,
     /// Answers a worker could not match to a request it was waiting for.
@@ -388,6 +391,7 @@ impl Metrics {
                 Reason::KeyReused => self.key_reused += 1,
                 Reason::PreconditionFailed => self.precondition_failed += 1,
                 Reason::NotRegistered => self.fencing_rejected_not_registered += 1,
+                Reason::InFlight => self.key_in_flight += 1,
             },
             WriteReplayed { .. } => self.dedup_replayed += 1,
             Dropped { .. } => self.messages_dropped += 1,
@@ -422,6 +426,7 @@ impl Metrics {
                 "fencing rejected: not registered",
                 self.fencing_rejected_not_registered,
             ),
+            ("idempotency key in flight", self.key_in_flight),
             ("dedup replayed", self.dedup_replayed),
             ("messages dropped", self.messages_dropped),
             ("replies ignored", self.replies_ignored),

@@ -95,6 +95,10 @@ pub enum Reason {
     /// Not the token the last grant registered here (equal-token): the receiver cannot
     /// say older or newer, only "not the one I was told about".
     NotRegistered,
+    /// Its idempotency key belongs to a request that is still executing (check-then-write:
+    /// checked, not yet written). Stripe answers 409 Conflict: a key's result is saved once
+    /// execution starts, so a concurrent duplicate is refused rather than run twice.
+    InFlight,
 }
 
 impl Reason {
@@ -107,6 +111,7 @@ impl Reason {
             Reason::KeyReused => "key_reused",
             Reason::PreconditionFailed => "precondition_failed",
             Reason::NotRegistered => "not_registered",
+            Reason::InFlight => "in_flight",
         }
     }
 
@@ -117,7 +122,10 @@ impl Reason {
     }
 
     pub fn is_fencing(&self) -> bool {
-        !matches!(self, Reason::Business | Reason::KeyReused)
+        !matches!(
+            self,
+            Reason::Business | Reason::KeyReused | Reason::InFlight
+        )
     }
 }
 

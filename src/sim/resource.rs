@@ -337,7 +337,8 @@ impl Resource {
     }
 
     /// Everything before the effect: dedup (a retry gets the recorded result; the key reused
-    /// for another operation is refused), fence, business rule.
+    /// for another operation is refused; a key whose request is still executing is refused
+    /// as in flight), the version precondition, fence, business rule.
     pub fn judge(&self, req: &Request, now: Tick) -> Result<(), Verdict> {
         if let Some(r) = self.recorded(&req.op_id, now) {
             return Err(if r.op == req.op {
@@ -346,12 +347,22 @@ impl Resource {
                 Verdict::Rejected(Reason::KeyReused)
             });
         }
-        if req.if_version.is_some_and(|v| v != self.data.version) {
-            return Err(Verdict::Rejected(Reason::PreconditionFailed));
+        if self.dedups() && self.checked.iter().any(|c| c.op_id == req.op_id) {
+            return Err(Verdict::Rejected(Reason::InFlight));
         }
+        self.version_check(req).map_err(Verdict::Rejected)?;
         self.fence_check(req.token_for(&self.lock))
             .map_err(Verdict::Rejected)?;
         self.business_check(&req.op).map_err(Verdict::Rejected)
+    }
+
+    /// A conditional write's precondition: the store enforces it as it writes (S3's If-Match,
+    /// GCS's ifGenerationMatch), so check-then-write checks it again at the write.
+    fn version_check(&self, req: &Request) -> Result<(), Reason> {
+        match req.if_version {
+            Some(v) if v != self.data.version => Err(Reason::PreconditionFailed),
+            _ => Ok(()),
+        }
     }
 
     /// A request arrives. Check-then-write parks it after the check; others decide and act at once.
@@ -369,11 +380,17 @@ impl Resource {
         v
     }
 
-    /// Check-then-write's second step: write what was checked earlier, without checking again.
+    /// Check-then-write's second step: write what was checked earlier without comparing its
+    /// token again. Only the application's token comparison is split from the write; what the
+    /// store itself enforces as it writes (a version precondition, a business rule) still
+    /// holds, and an idempotency key was taken when the check began (`Reason::InFlight`).
     pub fn complete(&mut self, request_id: &str, now: Tick) -> Option<(Request, Verdict)> {
         let at = self.checked.iter().position(|r| r.id == request_id)?;
         let req = self.checked.remove(at);
-        let v = match self.business_check(&req.op) {
+        let v = match self
+            .version_check(&req)
+            .and_then(|()| self.business_check(&req.op))
+        {
             Ok(()) => self.apply(&req),
             Err(r) => Verdict::Rejected(r),
         };

@@ -156,6 +156,33 @@ impl IssuerKind {
 const RANDOM_LOW: i64 = 1000;
 const RANDOM_SPAN: i64 = 9000;
 
+/// The `n`th random value of `seed`: the first `RANDOM_SPAN` draws are a permutation of
+/// the four-digit values (a keyed Feistel network, cycle-walked into the span), the next
+/// `RANDOM_SPAN` a permutation of the `RANDOM_SPAN` values above those, and so on, so that no
+/// value is ever drawn twice in a run, as Redlock's unique values never repeat.
+fn random_value(seed: u64, n: i64) -> i64 {
+    let block = n / RANDOM_SPAN;
+    let key = seed ^ (block as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mut x = (n % RANDOM_SPAN) as u64;
+    loop {
+        x = feistel(key, x);
+        if x < RANDOM_SPAN as u64 {
+            break;
+        }
+    }
+    RANDOM_LOW + block * RANDOM_SPAN + x as i64
+}
+
+/// A bijection on 14-bit values (two 7-bit halves, four rounds keyed by `key`).
+fn feistel(key: u64, x: u64) -> u64 {
+    let (mut l, mut r) = (x >> 7, x & 0x7f);
+    for round in 0..4u64 {
+        let f = super::rng::Rng::new(key ^ (round << 56) ^ r).next_u64() & 0x7f;
+        (l, r) = (r, l ^ f);
+    }
+    (l << 7) | r
+}
+
 /// The mutable state of one lock's issuer.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Issuer {
@@ -174,9 +201,8 @@ impl Issuer {
                 (vec![*start; (*replicas).max(1)], 0)
             }
             IssuerKind::Epoch { start } => (vec![*start], 1),
-            // The generator's state, kept as the counter is (so a restart that loses the
-            // counter draws the same values again, as a node without fsync would).
-            IssuerKind::Random { seed } => (vec![*seed as i64], 0),
+            // How many values were drawn: the next draw's place in the seed's permutation.
+            IssuerKind::Random { .. } => (vec![0], 0),
         };
         Issuer { kind, epoch, next }
     }
@@ -196,12 +222,10 @@ impl Issuer {
                 self.next[0] += 1;
                 c
             }
-            IssuerKind::Random { .. } => {
-                let mut rng = super::rng::Rng::new(self.next[0] as u64);
-                let drawn = rng.next_u64();
-                self.next[0] = rng.state() as i64;
-                // Four digits: easy to read on the timeline, and as unordered as any other.
-                RANDOM_LOW + (drawn % RANDOM_SPAN as u64) as i64
+            IssuerKind::Random { seed } => {
+                let n = self.next[0];
+                self.next[0] += 1;
+                random_value(seed, n)
             }
         };
         Token {
@@ -211,10 +235,13 @@ impl Issuer {
         }
     }
 
-    /// The counter was lost (restart without persistence): it starts over.
+    /// The counter was lost (restart without persistence): it starts over. Random values
+    /// are not a counter: Redlock draws each from the operating system's randomness, which a
+    /// restart does not rewind, so they stay unique (what a restart loses is the key itself).
     pub fn forget(&mut self) {
-        let fresh = Issuer::new(self.kind.clone());
-        self.next = fresh.next;
+        if !matches!(self.kind, IssuerKind::Random { .. }) {
+            self.next = Issuer::new(self.kind.clone()).next;
+        }
         self.bump_epoch();
     }
 
@@ -326,10 +353,21 @@ mod tests {
         assert!(xs.iter().all(|x| (1000..10_000).contains(x)), "{xs:?}");
         // Later grants are not larger: the order of values says nothing about grant order.
         assert!(xs.windows(2).any(|w| w[1] < w[0]), "{xs:?}");
+        // A restart that loses the lock service's data does not rewind its randomness.
         let mut i = Issuer::new(IssuerKind::Random { seed: 7 });
         i.mint("x", 0, 0);
         i.forget();
-        assert_eq!(i.mint("x", 0, 0).counter, xs[0], "a lost state draws again");
+        assert_eq!(i.mint("x", 0, 0).counter, xs[1], "a restart draws on");
+        // No value repeats, past the four-digit span too.
+        let mut i = Issuer::new(IssuerKind::Random { seed: 7 });
+        let mut seen = std::collections::BTreeSet::new();
+        for n in 0..2 * RANDOM_SPAN + 5 {
+            let v = i.mint("x", 0, 0).counter;
+            assert!(seen.insert(v), "draw {n} repeats {v}");
+            if n < RANDOM_SPAN {
+                assert!((1000..10_000).contains(&v), "draw {n}: {v}");
+            }
+        }
         let k = IssuerKind::Random { seed: 7 };
         assert_eq!(
             serde_json::from_str::<IssuerKind>(r#"{"kind":"random","seed":7}"#).unwrap(),

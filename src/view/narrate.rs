@@ -333,6 +333,9 @@ fn reject_reason(
         (Reason::NotRegistered, _, _) => {
             "not the registered token: only the token the latest grant registered here passes".into()
         }
+        (Reason::InFlight, _, _) => {
+            "in flight: a request under the same idempotency key is still executing (checked, not yet written), so this one is refused with a conflict instead of running the operation twice (this is not a fencing decision)".into()
+        }
         (Reason::KeyReused, _, _) => {
             "its idempotency key was already used for a different operation: a key may only be reused with the same parameters (this is not a fencing decision)".into()
         }

@@ -36,10 +36,12 @@ pub enum Said {
     Precondition,
     /// Not the token the latest grant registered (equal-token).
     NotRegistered,
+    /// Its idempotency key's first request is still executing (a conflict).
+    InFlight,
 }
 
 impl Said {
-    pub const ALL: [Said; 9] = [
+    pub const ALL: [Said; 10] = [
         Said::Accepted,
         Said::Stale,
         Said::MissingToken,
@@ -49,6 +51,7 @@ impl Said {
         Said::KeyReused,
         Said::Precondition,
         Said::NotRegistered,
+        Said::InFlight,
     ];
 
     /// Its key on the keyboard, and its letter in a link.
@@ -63,6 +66,7 @@ impl Said {
             Said::KeyReused => 'k',
             Said::Precondition => 'v',
             Said::NotRegistered => 'n',
+            Said::InFlight => 'i',
         }
     }
 
@@ -83,6 +87,7 @@ impl Said {
             Said::KeyReused => "key reused",
             Said::Precondition => "version changed",
             Said::NotRegistered => "not the registered token",
+            Said::InFlight => "key in flight",
         }
     }
 
@@ -113,6 +118,7 @@ impl Said {
                 Reason::KeyReused => Said::KeyReused,
                 Reason::PreconditionFailed => Said::Precondition,
                 Reason::NotRegistered => Said::NotRegistered,
+                Reason::InFlight => Said::InFlight,
             },
             _ => return None,
         })
@@ -138,6 +144,10 @@ pub fn offered(resources: &[&Resource]) -> Vec<Said> {
             Said::WrongScope => any(&|r| r.kind.can_fence() && r.options.bind_scope),
             Said::Business => any(&|r| matches!(r.kind, ResourceKind::Account { .. })),
             Said::Replayed | Said::KeyReused => any(&|r| r.options.dedup),
+            // Only a split check and write leaves a request executing while another arrives.
+            Said::InFlight => any(&|r| {
+                r.options.dedup && r.policy == Policy::CheckThenWrite && r.kind.can_fence()
+            }),
         })
         .collect()
 }
@@ -514,6 +524,7 @@ pub fn why(run: &Run, i: usize, d: &Decision) -> String {
                 ),
                 Reason::Business => "This is not fencing: the operation itself breaks the resource's own rule (an account may not go below zero), a business failure to count apart from a fencing rejection.".into(),
                 Reason::KeyReused => "The idempotency key was already used for a different operation, so the API refuses it: a key names one operation; it is no fence against another writer.".into(),
+                Reason::InFlight => "A request under the same idempotency key has been checked and is still executing, so this one is refused with a conflict: the key is taken when execution starts, not when it ends, or a concurrent duplicate would run twice.".into(),
                 Reason::PreconditionFailed => "The write names a version of the object that is no longer current: someone wrote since it was read, and a conditional write refuses to replace what it never saw.".into(),
                 Reason::NotRegistered => format!(
                     "{t} is not {h}, the token the latest grant registered here: a receiver that can only compare for equality refuses any other value, though it cannot say which of two is newer."
