@@ -4,6 +4,7 @@ use super::invariant::ViolationKind;
 use super::message::MessageKind;
 use super::name::Name;
 use super::request::{Op, Reason};
+use super::resource::Compared;
 use super::time::Tick;
 use super::token::Token;
 use serde::{Deserialize, Serialize};
@@ -141,19 +142,30 @@ pub enum EventKind {
         reads: i64,
     },
     // resource
+    /// Check-then-write's check, with the comparison it made.
     CheckPassed {
         resource: Name,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        compared: Option<Compared>,
     },
+    /// `highest` and `value` are as this write left them; `compared` is the comparison it
+    /// passed (made earlier, at its check, under check-then-write), `None` where no token
+    /// was compared.
     WriteAccepted {
         resource: Name,
         highest: Option<Token>,
         value: String,
         no_op: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        compared: Option<Compared>,
     },
+    /// `highest` and `value` are what the resource kept, as the refusal left them.
     WriteRejected {
         resource: Name,
         reason: Reason,
         highest: Option<Token>,
+        #[serde(default)]
+        value: String,
     },
     WriteReplayed {
         resource: Name,
@@ -286,12 +298,20 @@ impl fmt::Display for EventKind {
                 "checks the token: it passes; the write is a separate, later step"
             ),
             WriteAccepted {
-                resource,
                 highest,
                 value,
                 no_op,
+                compared,
+                ..
             } => {
-                let _ = resource;
+                if let Some(c) = compared.as_ref().filter(|c| c.earlier) {
+                    write!(
+                        f,
+                        "writes what it checked at t={} (highest then {}) without comparing again; ",
+                        c.at,
+                        tok(&c.against)
+                    )?;
+                }
                 if *no_op {
                     write!(f, "accepts: already stored, nothing changes")
                 } else {
@@ -299,11 +319,8 @@ impl fmt::Display for EventKind {
                 }
             }
             WriteRejected {
-                resource,
-                reason,
-                highest,
+                reason, highest, ..
             } => {
-                let _ = resource;
                 write!(f, "rejects: {} (highest {})", reason.as_str(), tok(highest))
             }
             WriteReplayed { recorded, .. } => {

@@ -438,7 +438,7 @@ impl Explorer {
             }
         }
         for r in w.resources() {
-            for q in &r.checked {
+            for q in r.checked.iter().map(|c| &c.request) {
                 out.push(same(Action::CompleteWrite {
                     resource: r.name.clone(),
                     request: Some(q.id.clone()),

@@ -147,7 +147,7 @@ impl Report {
             let checking = world
                 .resources()
                 .iter()
-                .any(|x| x.checked.iter().any(|q| q.id == r.id));
+                .any(|x| x.checked.iter().any(|q| q.request.id == r.id));
             if dropped.contains(&r.id) && !in_flight && !checking {
                 r.outcome = Fate::Dropped;
             }

@@ -202,12 +202,45 @@ pub struct Resource {
     pub options: ResourceOptions,
     pub data: ResourceData,
     /// Check-then-write: requests that passed the check and have not written yet.
-    pub checked: Vec<Request>,
+    pub checked: Vec<Checked>,
     /// Writes bump `data.version` (only where the scenario writes conditionally).
     #[serde(default)]
     pub versioned: bool,
     /// Shared, immutable once taken (see `Coordinator::backup`).
     pub backup: Option<std::rc::Rc<ResourceData>>,
+}
+
+/// A check-then-write request between its check and its write: what it was compared with,
+/// and when, so the write can be told as what it is (written on an earlier check).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Checked {
+    pub request: Request,
+    /// `None`: let through without a token to compare.
+    pub compared: Option<Compared>,
+}
+
+/// Only the request: the comparison is the story of the check and changes no future, so
+/// worlds that differ only in it are one state to the explorer (`World::state_key`).
+impl std::hash::Hash for Checked {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.request.hash(h);
+    }
+}
+
+/// The token comparison a decision rests on: when it was made and against which kept token
+/// (`None`: the resource had none yet). A decision records it as it is made, so its story
+/// is told from it, never from the state after the step.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Compared {
+    pub at: Tick,
+    pub against: Option<Token>,
+    /// Made at an earlier check (check-then-write), not as the write was decided.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub earlier: bool,
+    /// For a write on an earlier check: the token kept here when it was written, where that
+    /// is no longer the one it was compared against (another was recorded in between).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overtaken_by: Option<Token>,
 }
 
 /// What a resource did with a request.
@@ -347,7 +380,7 @@ impl Resource {
                 Verdict::Rejected(Reason::KeyReused)
             });
         }
-        if self.dedups() && self.checked.iter().any(|c| c.op_id == req.op_id) {
+        if self.dedups() && self.checked.iter().any(|c| c.request.op_id == req.op_id) {
             return Err(Verdict::Rejected(Reason::InFlight));
         }
         self.version_check(req).map_err(Verdict::Rejected)?;
@@ -372,7 +405,10 @@ impl Resource {
             return v;
         }
         if self.policy == Policy::CheckThenWrite && self.kind.can_fence() {
-            self.checked.push(req.clone());
+            self.checked.push(Checked {
+                request: req.clone(),
+                compared: self.compared_now(req, now),
+            });
             return Verdict::Checked;
         }
         let v = self.apply(req);
@@ -384,9 +420,25 @@ impl Resource {
     /// token again. Only the application's token comparison is split from the write; what the
     /// store itself enforces as it writes (a version precondition, a business rule) still
     /// holds, and an idempotency key was taken when the check began (`Reason::InFlight`).
-    pub fn complete(&mut self, request_id: &str, now: Tick) -> Option<(Request, Verdict)> {
-        let at = self.checked.iter().position(|r| r.id == request_id)?;
-        let req = self.checked.remove(at);
+    pub fn complete(
+        &mut self,
+        request_id: &str,
+        now: Tick,
+    ) -> Option<(Request, Verdict, Option<Compared>)> {
+        let at = self
+            .checked
+            .iter()
+            .position(|c| c.request.id == request_id)?;
+        let Checked {
+            request: req,
+            mut compared,
+        } = self.checked.remove(at);
+        if let Some(c) = compared.as_mut() {
+            c.earlier = true;
+            c.overtaken_by = Some(&self.data.highest)
+                .filter(|h| **h != c.against)
+                .and_then(|h| h.clone());
+        }
         let v = match self
             .version_check(&req)
             .and_then(|()| self.business_check(&req.op))
@@ -395,7 +447,21 @@ impl Resource {
             Err(r) => Verdict::Rejected(r),
         };
         self.record(&req, &v, now);
-        Some((req, v))
+        Some((req, v, compared))
+    }
+
+    /// The comparison a decision made now rests on: the token it presents here against the
+    /// token kept here (`None` where no token is compared: an unfenced or unfenceable
+    /// destination, or a request let through without one).
+    pub fn compared_now(&self, req: &Request, now: Tick) -> Option<Compared> {
+        req.token_for(&self.lock)
+            .filter(|_| self.is_fenced())
+            .map(|_| Compared {
+                at: now,
+                against: self.data.highest.clone(),
+                earlier: false,
+                overtaken_by: None,
+            })
     }
 
     /// Keep what an execution decided under its operation id (never a replay or a refusal

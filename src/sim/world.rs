@@ -12,7 +12,7 @@ use super::invariant::{self, Ghost, Judged, Seen};
 use super::message::{Envelope, Message, Network, Node};
 use super::name::Name;
 use super::request::{Outcome, Request};
-use super::resource::{Policy, Resource, ResourceKind, Verdict};
+use super::resource::{Compared, Policy, Resource, ResourceKind, Verdict};
 use super::rng::Rng;
 use super::scenario::Scenario;
 use super::time::Tick;
@@ -638,8 +638,11 @@ impl World {
                 let ri = self.ri(resource).expect("checked");
                 let waiting = &self.resources[ri].checked;
                 let id = match request {
-                    Some(id) => waiting.iter().find(|q| &q.id == id).map(|q| q.id.clone()),
-                    None => waiting.first().map(|q| q.id.clone()),
+                    Some(id) => waiting
+                        .iter()
+                        .find(|q| &q.request.id == id)
+                        .map(|q| q.request.id.clone()),
+                    None => waiting.first().map(|q| q.request.id.clone()),
                 };
                 if let Some(id) = id {
                     self.complete_write(ri, &id, log);
@@ -689,7 +692,7 @@ impl World {
             .resources
             .iter()
             .enumerate()
-            .flat_map(|(i, r)| r.checked.iter().map(move |q| (i, q.id.clone())))
+            .flat_map(|(i, r)| r.checked.iter().map(move |q| (i, q.request.id.clone())))
             .collect();
         for (ri, id) in finishing {
             self.complete_write(ri, &id, log);
@@ -841,8 +844,9 @@ impl World {
                 match env.msg {
                     Message::Write(req) if req.targets.len() > 1 => self.transaction(ri, req, log),
                     Message::Write(req) => {
+                        let compared = self.resources[ri].compared_now(&req, now);
                         let v = Rc::make_mut(&mut self.resources[ri]).receive(&req, now);
-                        self.settle(ri, &req, v, log);
+                        self.settle(ri, &req, v, compared, log);
                     }
                     Message::Fence { lock, token } => {
                         Rc::make_mut(&mut self.resources[ri]).fence(&token);
@@ -868,8 +872,8 @@ impl World {
 
     fn complete_write(&mut self, ri: usize, id: &str, log: &mut Log) {
         let now = self.now;
-        if let Some((req, v)) = Rc::make_mut(&mut self.resources[ri]).complete(id, now) {
-            self.settle(ri, &req, v, log);
+        if let Some((req, v, compared)) = Rc::make_mut(&mut self.resources[ri]).complete(id, now) {
+            self.settle(ri, &req, v, compared, log);
         }
     }
 
@@ -890,7 +894,8 @@ impl World {
         match refusal {
             Some((at, v)) => {
                 // The refusing object gives the verdict; the others only abandon their part.
-                self.log_verdict(at, &req, &v, log);
+                let compared = self.resources[at].compared_now(&req, now);
+                self.log_verdict(at, &req, &v, compared, log);
                 self.observe(at, &req, &v);
                 let because = self.resources[at].name.clone();
                 for &i in idx.iter().filter(|&&i| i != at) {
@@ -910,8 +915,9 @@ impl World {
             }
             None => {
                 for &i in &idx {
+                    let compared = self.resources[i].compared_now(&req, now);
                     let v = Rc::make_mut(&mut self.resources[i]).apply(&req);
-                    self.log_verdict(i, &req, &v, log);
+                    self.log_verdict(i, &req, &v, compared, log);
                     self.observe(i, &req, &v);
                     self.flush_violations(log);
                     Rc::make_mut(&mut self.resources[i]).record(&req, &v, now);
@@ -922,8 +928,15 @@ impl World {
     }
 
     /// Log a verdict, check the invariants it touches, and answer the sender.
-    fn settle(&mut self, ri: usize, req: &Request, v: Verdict, log: &mut Log) {
-        self.log_verdict(ri, req, &v, log);
+    fn settle(
+        &mut self,
+        ri: usize,
+        req: &Request,
+        v: Verdict,
+        compared: Option<Compared>,
+        log: &mut Log,
+    ) {
+        self.log_verdict(ri, req, &v, compared, log);
         if v == Verdict::Checked {
             return;
         }
@@ -946,7 +959,15 @@ impl World {
         );
     }
 
-    fn log_verdict(&mut self, ri: usize, req: &Request, v: &Verdict, log: &mut Log) {
+    /// `compared`: the token comparison the decision rests on, as it was made.
+    fn log_verdict(
+        &mut self,
+        ri: usize,
+        req: &Request,
+        v: &Verdict,
+        compared: Option<Compared>,
+        log: &mut Log,
+    ) {
         let r = &self.resources[ri];
         let resource = r.name.clone();
         let kind = match v {
@@ -955,11 +976,13 @@ impl World {
                 highest: r.data.highest.clone(),
                 value: r.data.value.clone(),
                 no_op: *no_op,
+                compared,
             },
             Verdict::Rejected(reason) => EventKind::WriteRejected {
                 resource: resource.clone(),
                 reason: *reason,
                 highest: r.data.highest.clone(),
+                value: r.data.value.clone(),
             },
             Verdict::Replayed(o) => EventKind::WriteReplayed {
                 resource: resource.clone(),
@@ -967,6 +990,7 @@ impl World {
             },
             Verdict::Checked => EventKind::CheckPassed {
                 resource: resource.clone(),
+                compared,
             },
         };
         let lock = &r.lock;
@@ -1095,7 +1119,7 @@ impl World {
             acts.push(Duplicate { msg });
         }
         for r in &self.resources {
-            for q in &r.checked {
+            for q in r.checked.iter().map(|c| &c.request) {
                 acts.push(CompleteWrite {
                     resource: r.name.clone(),
                     request: Some(q.id.clone()),

@@ -57,7 +57,7 @@ fn decision(e: &Event) -> Option<Decision> {
             resource, reason, ..
         } => (resource, format!("rejected: {}", reason.as_str())),
         WriteReplayed { resource, .. } => (resource, "replayed".into()),
-        CheckPassed { resource } => (resource, "check passed".into()),
+        CheckPassed { resource, .. } => (resource, "check passed".into()),
         TransactionRefused { resource, .. } => (resource, "refused".into()),
         Violation { kind, resource, .. } => (resource, format!("violation {}", kind.as_str())),
         _ => return None,

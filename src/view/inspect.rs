@@ -216,7 +216,7 @@ pub fn world_sections(w: &World, start: &World) -> Vec<Section> {
             rows.push(row("recorded results", recorded.join(", ")));
         }
         if !r.checked.is_empty() {
-            let c: Vec<&str> = r.checked.iter().map(|q| q.id.as_str()).collect();
+            let c: Vec<&str> = r.checked.iter().map(|q| q.request.id.as_str()).collect();
             rows.push(row("checked, not yet written", c.join(", ")));
         }
         if r.data.items.len() > 1 {

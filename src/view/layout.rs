@@ -470,7 +470,7 @@ fn place(
         WriteAccepted { resource, .. }
         | WriteRejected { resource, .. }
         | WriteReplayed { resource, .. }
-        | CheckPassed { resource } => {
+        | CheckPassed { resource, .. } => {
             let w = verdict_width(e, kept(resource));
             lane_of(resource).map(|l| Place::Own(l, w, e.request.as_deref().map(str::to_string)))
         }
@@ -1404,7 +1404,7 @@ impl<'a> Painter<'a> {
                 format!("replayed ({recorded})"),
                 known(resource),
             ),
-            CheckPassed { resource } => (
+            CheckPassed { resource, .. } => (
                 VerdictKind::Checked,
                 "check passed".to_string(),
                 known(resource),

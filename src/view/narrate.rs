@@ -8,7 +8,7 @@
 //!   (a sandbox action, a loaded counterexample) what the action was and what followed.
 
 use crate::sim::event::{Event, EventKind};
-use crate::sim::resource::{Policy, Resource, ResourceKind};
+use crate::sim::resource::{Compared, Policy, Resource, ResourceKind};
 use crate::sim::run::{Entry, Run};
 use crate::sim::token::Token;
 use crate::sim::{Reason, ViolationKind, World};
@@ -157,7 +157,11 @@ pub fn verdicts(run: &Run, i: usize) -> Vec<Verdict> {
                 violation: false,
             },
             kinds => Verdict {
-                text: format!("{sentence}. That is {}.", violation_words(kinds)),
+                text: format!(
+                    "{sentence}. That is {}.{}",
+                    violation_words(kinds),
+                    kept(e, after)
+                ),
                 violation: true,
             },
         });
@@ -185,7 +189,7 @@ fn decided_at(e: &Event) -> Option<&str> {
         EventKind::WriteAccepted { resource, .. }
         | EventKind::WriteRejected { resource, .. }
         | EventKind::WriteReplayed { resource, .. }
-        | EventKind::CheckPassed { resource }
+        | EventKind::CheckPassed { resource, .. }
         | EventKind::TransactionRefused { resource, .. } => Some(resource),
         _ => None,
     }
@@ -227,8 +231,10 @@ fn decision(e: &Event, before: &World, after: &World) -> Option<String> {
     let under = under(res);
     let what = request_words(e);
     Some(match &e.kind {
-        EventKind::WriteAccepted { no_op, .. } => {
-            let why = accept_reason(res, e.token.as_ref(), before.resource(name));
+        EventKind::WriteAccepted {
+            no_op, compared, ..
+        } => {
+            let why = accept_reason(res, e.token.as_ref(), compared.as_ref());
             let done = if *no_op {
                 ". It already held what the write asked for, so nothing changed"
             } else {
@@ -249,8 +255,12 @@ fn decision(e: &Event, before: &World, after: &World) -> Option<String> {
             e.op_id.as_deref().unwrap_or("?"),
             what.trim_end_matches(',')
         ),
-        EventKind::CheckPassed { .. } => format!(
-            "{under}, {name} checked {what} and the token passes. The write itself is a separate, later step, and another write can slip in between"
+        EventKind::CheckPassed { compared, .. } => format!(
+            "{under}, {name} checked {what} and it passes {}. The write itself is a separate, later step, and another write can slip in between",
+            compared.as_ref().and_then(|c| e.token.as_ref().map(|t| comparison(res, t, c))).map_or_else(
+                || "with no token to compare".to_string(),
+                |c| format!("because {c}")
+            )
         ),
         EventKind::TransactionRefused { because, .. } => format!(
             "{name} left its part of {} undone: the transaction was refused at {because}, so no object changed",
@@ -279,22 +289,49 @@ fn kind_words(k: &ResourceKind) -> &'static str {
     }
 }
 
-fn accept_reason(res: &Resource, token: Option<&Token>, was: Option<&Resource>) -> String {
+/// Why a write was accepted, from the comparison it recorded as it was decided (or, under
+/// check-then-write, at its earlier check), never from the state after the step.
+fn accept_reason(res: &Resource, token: Option<&Token>, compared: Option<&Compared>) -> String {
     if !res.kind.can_fence() {
         return "because it has no way to compare tokens: it acts on whatever arrives".into();
     }
     if res.policy == Policy::Unfenced {
         return "because, unfenced, it never looks at the token".into();
     }
-    let Some(t) = token else {
+    let (Some(t), Some(c)) = (token, compared) else {
         return "because this resource lets a write without a token through unchecked".into();
     };
-    match was.and_then(|r| r.data.highest.as_ref()) {
-        None => format!("because {t} is the first token it has seen"),
-        Some(h) if h == t => {
-            format!("because {t} equals the highest it has seen, and an equal token passes")
+    let why = comparison(res, t, c);
+    if !c.earlier {
+        return format!("because {why}");
+    }
+    let mut s = format!(
+        "without comparing tokens again: it passed its check at t={}, when {why}",
+        c.at
+    );
+    if let Some(k) = &c.overtaken_by {
+        if t.order(k) == std::cmp::Ordering::Less {
+            s.push_str(&format!(
+                ". Since that check {k} was recorded, and this write sets the highest back to {t}"
+            ));
+        } else {
+            s.push_str(&format!(". Since that check {k} was recorded"));
         }
-        Some(h) => format!("because {t} is above the highest it had seen, {h}"),
+    }
+    s
+}
+
+/// What a passed comparison found: "41 is above the highest it had seen, 40".
+fn comparison(res: &Resource, t: &Token, c: &Compared) -> String {
+    match &c.against {
+        None => format!("{t} is the first token it had seen"),
+        Some(h) if res.policy.registration_replaces() => {
+            format!("{t} is the token registered there, {h}")
+        }
+        Some(h) if h == t => {
+            format!("{t} equals the highest it had seen, and an equal token passes")
+        }
+        Some(h) => format!("{t} is above the highest it had seen, {h}"),
     }
 }
 
@@ -342,19 +379,24 @@ fn reject_reason(
     }
 }
 
-/// What an accepted write leaves, or what a refusal kept, when nothing went wrong.
+/// What an accepted write left, or what a refusal kept: the value
+/// the decision itself recorded, so two writes in one step each say their own.
 fn kept(e: &Event, after: &World) -> String {
     let Some(res) = decided_at(e).and_then(|name| after.resource(name)) else {
         return String::new();
     };
-    let state = match &res.kind {
-        ResourceKind::Store { .. } => format!("“{}”", res.data.value),
-        ResourceKind::Account { .. } => format!("a balance of {}", res.data.balance),
+    let (said, value) = match &e.kind {
+        EventKind::WriteRejected { value, .. } => ("still holds", value),
+        EventKind::WriteAccepted {
+            no_op: false,
+            value,
+            ..
+        } => ("now holds", value),
         _ => return String::new(),
     };
-    match &e.kind {
-        EventKind::WriteRejected { .. } => format!(" It still holds {state}."),
-        EventKind::WriteAccepted { no_op: false, .. } => format!(" It now holds {state}."),
+    match &res.kind {
+        ResourceKind::Store { .. } => format!(" It {said} “{value}”."),
+        ResourceKind::Account { .. } => format!(" It {said} a balance of {value}."),
         _ => String::new(),
     }
 }
@@ -458,6 +500,124 @@ mod tests {
                                 s.id,
                                 p.as_str()
                             );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Check-then-write's race: A's stale write passed its check before 42 was recorded and
+    /// is written without comparing again. The sentence says so, from the comparison the
+    /// check recorded, and never that 41 is above 42.
+    #[test]
+    fn a_write_on_an_earlier_check_says_when_and_against_what_it_was_checked() {
+        let r = run("check-then-write-race", Policy::CheckThenWrite);
+        let v = texts(verdicts(&r, decisive_accept(&r, "A-stale")));
+        assert!(!v.contains("above the highest it had seen, 42"), "{v}");
+        assert!(
+            v.contains("accepted A-stale, carrying token 41, without comparing tokens again: it passed its check at t="),
+            "{v}"
+        );
+        assert!(
+            v.contains(
+                "Since that check 42 was recorded, and this write sets the highest back to 41"
+            ),
+            "{v}"
+        );
+    }
+
+    /// The step in which `request` is accepted.
+    fn decisive_accept(r: &Run, request: &str) -> usize {
+        (1..=r.len())
+            .find(|&i| {
+                r.step_events(i).iter().any(|e| {
+                    matches!(e.kind, EventKind::WriteAccepted { .. })
+                        && e.request.as_deref() == Some(request)
+                })
+            })
+            .expect("the request is accepted")
+    }
+
+    /// Two writes landing in one step: each sentence says the value that write left, in
+    /// their order, not the value after the whole step.
+    #[test]
+    fn each_write_of_a_step_says_the_value_it_left() {
+        let s = crate::presets::get("chubby-lock-delay").unwrap();
+        let mut r = build_run(&s, &Choice::Variant("no-delay".into()));
+        r.run_script().unwrap();
+        let i = (1..=r.len())
+            .find(|&i| {
+                r.step_events(i)
+                    .iter()
+                    .filter(|e| matches!(e.kind, EventKind::WriteAccepted { .. }))
+                    .count()
+                    == 2
+            })
+            .expect("a step where both writes land");
+        let said: Vec<String> = verdicts(&r, i).into_iter().map(|v| v.text).collect();
+        let values: Vec<&str> = r
+            .step_events(i)
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::WriteAccepted { value, .. } => Some(value.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_ne!(values[0], values[1], "{values:?}");
+        for (line, value) in said.iter().zip(&values) {
+            assert!(line.contains(&format!("“{value}”")), "{line} / {value}");
+        }
+    }
+
+    /// Every accepted or checked write, in every preset under every variant and policy, says
+    /// the comparison it recorded: the token it was compared against (or that it was the
+    /// first), when, if that was at an earlier check, and the value that write left; and
+    /// never claims a token is above one it is not above.
+    #[test]
+    fn every_decision_sentence_says_its_recorded_comparison() {
+        for s in load_presets() {
+            let choices = Policy::ALL
+                .into_iter()
+                .map(Choice::Policy)
+                .chain(s.variants.iter().map(|v| Choice::Variant(v.name.clone())));
+            for choice in choices {
+                let mut r = build_run(&s, &choice);
+                r.run_script().unwrap();
+                for i in 1..=r.len() {
+                    let said = verdicts(&r, i);
+                    let decisions = r.step_events(i).iter().filter(|e| decided_at(e).is_some());
+                    for (e, line) in decisions.zip(&said) {
+                        let at = format!("{} {} step {i}: {}", s.id, choice.value(), line.text);
+                        let (compared, value) = match &e.kind {
+                            EventKind::WriteAccepted {
+                                compared,
+                                value,
+                                no_op: false,
+                                ..
+                            } => (compared, Some(value)),
+                            EventKind::CheckPassed { compared, .. } => (compared, None),
+                            _ => continue,
+                        };
+                        if let Some(value) = value {
+                            let store = line.text.contains("now holds “");
+                            assert!(!store || line.text.contains(&format!("“{value}”")), "{at}");
+                        }
+                        let (Some(c), Some(t)) = (compared, &e.token) else {
+                            continue;
+                        };
+                        match &c.against {
+                            None => assert!(line.text.contains("first token"), "{at}"),
+                            Some(h) => {
+                                assert!(line.text.contains(&h.to_string()), "{at}");
+                                if line.text.contains("above the highest") {
+                                    assert_eq!(t.order(h), std::cmp::Ordering::Greater, "{at}");
+                                }
+                            }
+                        }
+                        if c.earlier {
+                            let when = format!("passed its check at t={}", c.at);
+                            assert!(line.text.contains(&when), "{at}");
                         }
                     }
                 }

@@ -47,7 +47,7 @@ pub fn InFlight() -> Html {
         .flat_map(|r| {
             r.checked
                 .iter()
-                .map(move |q| (r.name.clone(), q.id.clone()))
+                .map(move |q| (r.name.clone(), q.request.id.clone()))
         })
         .collect();
     html! {
