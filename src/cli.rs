@@ -125,10 +125,8 @@ pub fn main(args: Vec<String>) -> i32 {
 /// screen or fake a line of output. Newlines and tabs stay; the escape is valid inside a JSON
 /// string too, so `--format json` output stays JSON.
 pub fn terminal_safe(text: &str) -> String {
-    let unsafe_char = |c: char| {
-        (c.is_control() && c != '\n' && c != '\t')
-            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-    };
+    let unsafe_char =
+        |c: char| (c.is_control() && c != '\n' && c != '\t') || is_format_or_separator(c);
     if !text.chars().any(unsafe_char) {
         return text.to_string();
     }
@@ -141,6 +139,19 @@ pub fn terminal_safe(text: &str) -> String {
             }
         })
         .collect()
+}
+
+/// Unicode's line and paragraph separators (Zl, Zp) and format characters (Cf, Unicode 15):
+/// invisible, or a line break to some readers (U+2028 in a JSON viewer or an editor), so a
+/// one-line message would not stay one line, and a name could hide or reorder text.
+fn is_format_or_separator(c: char) -> bool {
+    matches!(c,
+        '\u{00ad}' | '\u{0600}'..='\u{0605}' | '\u{061c}' | '\u{06dd}' | '\u{070f}'
+        | '\u{0890}'..='\u{0891}' | '\u{08e2}' | '\u{180e}' | '\u{200b}'..='\u{200f}'
+        | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206f}'
+        | '\u{feff}' | '\u{fff9}'..='\u{fffb}' | '\u{110bd}' | '\u{110cd}'
+        | '\u{13430}'..='\u{1343f}' | '\u{1bca0}'..='\u{1bca3}' | '\u{1d173}'..='\u{1d17a}'
+        | '\u{e0001}' | '\u{e0020}'..='\u{e007f}')
 }
 
 /// The most characters of an error message: a message quoting a huge value says so briefly.

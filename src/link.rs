@@ -248,13 +248,15 @@ impl Link {
                     .ok_or_else(|| LinkError("this link is damaged (policy)".into()))?,
             ),
         };
-        let seed = match r.byte().ok_or_else(truncated)? {
-            0 => None,
-            _ => Some(r.varint().ok_or_else(truncated)?),
-        };
         let damaged = |e: Option<String>| match e {
             None => truncated(),
             Some(why) => LinkError(format!("this link is damaged: {why}")),
+        };
+        // A seed is any 64-bit number; its flag says whether one follows, and nothing else.
+        let seed = match r.byte().ok_or_else(truncated)? {
+            0 => None,
+            1 => Some(r.varint().map_err(damaged)?),
+            _ => return bad("this link is damaged (seed flag)"),
         };
         let script_steps = r.index().map_err(damaged)?;
         let count = r.index().map_err(damaged)?;
@@ -392,31 +394,36 @@ impl Reader<'_> {
         self.at += 1;
         Some(b)
     }
-    fn varint(&mut self) -> Option<u64> {
+    /// `Err(None)` when the bytes ran out, `Err(Some(why))` for an encoding past 64 bits.
+    fn varint(&mut self) -> Result<u64, Option<String>> {
         let mut v: u64 = 0;
         for shift in (0..64).step_by(7) {
-            let b = self.byte()?;
+            let b = self.byte().ok_or(None)?;
+            // The tenth byte holds bit 63 alone: anything more does not fit in 64 bits.
+            if shift == 63 && b > 1 {
+                return Err(Some("a number longer than 64 bits".into()));
+            }
             v |= ((b & 0x7f) as u64) << shift;
             if b & 0x80 == 0 {
-                return Some(v);
+                return Ok(v);
             }
         }
-        None
+        Err(Some("a number longer than 64 bits".into()))
     }
     /// A count or an index: `Err(None)` when the bytes ran out, `Err(Some(why))` past 2^32
     /// (never cut to fewer bits: on a 32-bit target `as usize` would do that silently).
     fn index(&mut self) -> Result<usize, Option<String>> {
-        let v = self.varint().ok_or(None)?;
+        let v = self.varint()?;
         u32::try_from(v)
             .map(|n| n as usize)
             .map_err(|_| Some(format!("the number {v} is far too large")))
     }
-    fn signed(&mut self) -> Option<i64> {
+    fn signed(&mut self) -> Result<i64, Option<String>> {
         let u = self.varint()?;
-        Some(((u >> 1) as i64) ^ -((u & 1) as i64))
+        Ok(((u >> 1) as i64) ^ -((u & 1) as i64))
     }
     fn str(&mut self) -> Option<String> {
-        let n = self.varint()? as usize;
+        let n = usize::try_from(self.varint().ok()?).ok()?;
         let end = self.at.checked_add(n)?;
         let s = std::str::from_utf8(self.bytes.get(self.at..end)?)
             .ok()?
@@ -568,7 +575,7 @@ fn decode_action(r: &mut Reader, world: &World) -> Result<Action, Option<String>
         }
         20 => Pause {
             worker: worker(r)?,
-            ticks: Some(r.varint().ok_or(None)?),
+            ticks: Some(r.varint()?),
         },
         25 => {
             let worker = worker(r)?;
@@ -584,7 +591,7 @@ fn decode_action(r: &mut Reader, world: &World) -> Result<Action, Option<String>
                         .ok_or_else(|| Some(format!("no lock number {}", n - 1)))?,
                 ),
             };
-            let within = match r.varint().ok_or(None)? {
+            let within = match r.varint()? {
                 0 => None,
                 t => Some(t - 1),
             };
@@ -601,9 +608,7 @@ fn decode_action(r: &mut Reader, world: &World) -> Result<Action, Option<String>
         },
         23 => Drop { msg: msg(r)? },
         24 => Duplicate { msg: msg(r)? },
-        30 => Advance {
-            ticks: r.varint().ok_or(None)?,
-        },
+        30 => Advance { ticks: r.varint()? },
         31 => CompleteWrite {
             resource: resource(r)?,
             request: None,
@@ -634,7 +639,7 @@ fn decode_action(r: &mut Reader, world: &World) -> Result<Action, Option<String>
             };
             ClockJump {
                 node,
-                by: r.signed().ok_or(None)?,
+                by: r.signed()?,
             }
         }
         OP_JSON => {

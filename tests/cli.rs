@@ -1169,6 +1169,24 @@ fn names_cannot_drive_the_terminal_and_long_values_are_cut() {
     let o = cli(&["run", &f]);
     assert_bad(&o, &["run", &f], &["\\u001b[2J", "is used twice"]);
     assert!(!o.stderr.contains('\u{1b}'));
+    // Unicode's line and paragraph separators and format characters are escaped too: the
+    // error stays one line in any reader, and nothing invisible hides in it.
+    for (c, shown) in [
+        ('\u{2028}', "\\u2028"),
+        ('\u{2029}', "\\u2029"),
+        ('\u{feff}', "\\ufeff"),
+        ('\u{200b}', "\\u200b"),
+        ('\u{2066}', "\\u2066"),
+    ] {
+        let mut t = paused_writer();
+        t["script"][0]["do"][0]["worker"] = json!(format!("A{c}Z"));
+        let f = dir.file("separator.json", &t.to_string());
+        let o = cli(&["run", &f]);
+        assert_eq!(o.code, 2, "{}", o.stderr);
+        assert!(!o.stderr.contains(c), "{:?}", o.stderr);
+        assert!(o.stderr.contains(&format!("A{shown}Z")), "{}", o.stderr);
+        assert_eq!(o.stderr.trim_end().lines().count(), 1);
+    }
     // A megabyte name gives a message of a few hundred characters.
     s["resources"][0]["name"] = json!("R".repeat(1 << 20));
     s["resources"][1]["name"] = json!("R".repeat(1 << 20));

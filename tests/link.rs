@@ -260,3 +260,68 @@ fn a_link_that_would_keep_the_page_busy_is_refused_at_once() {
     link.actions = vec![Action::Advance { ticks: 100_000 }; 10];
     assert!(Link::decode(&link.encode()).is_ok());
 }
+
+/// Every number field of a link, given 2^32+1, 2^63, 2^64−1, a ten-byte encoding past 64 bits
+/// and an eleven-byte one: a count or an index refuses all five, a seed takes any 64-bit
+/// number and refuses only the encodings past 64 bits, and a seed flag is 0 or 1.
+#[test]
+fn every_number_field_of_a_link_keeps_to_its_range() {
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use base64::Engine;
+    fn varint(mut v: u64) -> Vec<u8> {
+        let mut out = Vec::new();
+        while v >= 0x80 {
+            out.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+        out
+    }
+    let past_64 = [vec![0x80; 9], vec![0x02]].concat();
+    let eleven = [vec![0x80; 10], vec![0x01]].concat();
+    let values: [(Vec<u8>, bool); 5] = [
+        (varint((1 << 32) + 1), true),
+        (varint(1 << 63), true),
+        (varint(u64::MAX), true),
+        (past_64, false),
+        (eleven, false),
+    ];
+    // A link to paused-writer at step 2: seed (flag, value), script steps, actions, cursor.
+    let link = |seed: &[u8], steps: &[u8], cursor: &[u8]| {
+        let id = b"paused-writer";
+        let mut b = vec![1, 0, id.len() as u8];
+        b.extend_from_slice(id);
+        b.extend_from_slice(&[0, 0]);
+        b.extend_from_slice(seed);
+        b.extend_from_slice(steps);
+        b.push(0);
+        b.extend_from_slice(cursor);
+        format!("v1.{}", URL_SAFE_NO_PAD.encode(b))
+    };
+    let good = link(&[0], &[2], &[2]);
+    assert_eq!(Link::decode(&good).expect("the plain link opens").cursor, 2);
+    for (bytes, fits_64) in &values {
+        let seeded = link(&[[1].as_slice(), bytes].concat(), &[2], &[2]);
+        match Link::decode(&seeded) {
+            Ok(l) if *fits_64 => assert!(l.seed.is_some_and(|s| s > 1 << 32)),
+            Ok(l) => panic!("{bytes:?} opened as seed {:?}", l.seed),
+            Err(e) => {
+                assert!(!fits_64, "{bytes:?}: {e}");
+                assert!(e.0.contains("longer than 64 bits"), "{e}");
+            }
+        }
+        for l in [link(&[0], bytes, &[2]), link(&[0], &[2], bytes)] {
+            let e = Link::decode(&l).expect_err("a count past 2^32 is refused");
+            let why = if *fits_64 {
+                "far too large"
+            } else {
+                "longer than 64 bits"
+            };
+            assert!(e.0.contains(why), "{bytes:?}: {e}");
+        }
+    }
+    for flag in [2u8, 0x81, 0xff] {
+        let e = Link::decode(&link(&[flag, 5], &[2], &[2])).expect_err("a flag is 0 or 1");
+        assert!(e.0.contains("seed flag"), "{e}");
+    }
+}
