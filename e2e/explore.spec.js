@@ -24,7 +24,7 @@ async function explore(page, section) {
   await button(section, 'Explore').click();
   await expect(report(page)).toBeVisible({ timeout: 60_000 });
   await expect(report(page)).toHaveAttribute('data-complete', 'true');
-  return report(page).locator('li.broken code').allInnerTexts();
+  return report(page).locator('li.broken .inv-name').allInnerTexts();
 }
 
 test('paused-writer: unfenced breaks stale_overwrite; its counterexample loads into the timeline', async ({ page, pageErrors }) => {
@@ -37,7 +37,7 @@ test('paused-writer: unfenced breaks stale_overwrite; its counterexample loads i
   await expect(page.getByRole('progressbar', { name: 'Exploration progress' })).toHaveCount(0);
 
   const broken = await explore(page, section);
-  expect(broken).toContain('stale_overwrite');
+  expect(broken).toContain('Stale overwrite');
   const bar = page.getByRole('progressbar', { name: 'Exploration progress' });
   await expect(bar).toBeVisible();
   // a finished search fills its bar
@@ -48,11 +48,11 @@ test('paused-writer: unfenced breaks stale_overwrite; its counterexample loads i
   await expect(report(page)).toContainText('Time taken');
   const rate = Number(await report(page).getAttribute('data-states-per-sec'));
   expect(rate).toBeGreaterThan(0);
-  await expect(report(page).locator('li.broken', { hasText: 'stale_overwrite' })).toContainText('Shortest counterexample: 12 actions.');
+  await expect(report(page).locator('li.broken', { hasText: 'Stale overwrite' })).toContainText('Shortest counterexample: 12 actions.');
   await shot(page, 'explore-report-1280');
 
-  await button(page, 'Load counterexample for stale_overwrite').click();
-  await expect(page.getByText(/Loaded the shortest run that breaks stale_overwrite/)).toBeVisible();
+  await button(page, 'Load counterexample for stale overwrite').click();
+  await expect(page.getByText(/Loaded the shortest run that breaks “stale overwrite”/)).toBeVisible();
   // the page goes to the timeline, where the loaded run is, not left at the tool
   await expect(page.locator('#timeline-h')).toBeInViewport();
   // the last step is the violation: in the event log's current step and on the timeline
@@ -82,9 +82,9 @@ test('paused-writer: under highest-seen stale_overwrite holds', async ({ page, p
   await openPreset(page, 'paused-writer', 'highest-seen');
   const section = await openTool(page, 'Explore every order');
   const broken = await explore(page, section);
-  expect(broken).not.toContain('stale_overwrite');
-  await expect(report(page).locator('li.held', { hasText: 'stale_overwrite' })).toContainText('held');
-  await expect(button(page, 'Load counterexample for stale_overwrite')).toHaveCount(0);
+  expect(broken).not.toContain('Stale overwrite');
+  await expect(report(page).locator('li.held', { hasText: 'Stale overwrite' })).toContainText('held');
+  await expect(button(page, 'Load counterexample for stale overwrite')).toHaveCount(0);
   // "held" means something: the search did reach a stale refusal, and can show it
   const milestones = report(page).locator('ul.milestones');
   await expect(milestones.locator('li', { hasText: 'stale_refused' })).toContainText('✓ reached');
@@ -209,7 +209,7 @@ for (const want of NATIVE.presets) {
       distinct: await figure('Distinct'),
       terminal: await figure('Terminal'),
       complete: (await report(page).getAttribute('data-complete')) === 'true',
-      broken: await report(page).locator('ul.invariants:not(.milestones) li.broken code').allInnerTexts(),
+      broken: await report(page).locator('ul.invariants:not(.milestones) li.broken .inv-name').allInnerTexts(),
     }).toEqual({ states: want.states, distinct: want.distinct, terminal: want.terminal, complete: want.complete, broken: want.broken });
     expect(pageErrors).toEqual([]);
   });
@@ -229,7 +229,7 @@ test('the app in the guide\'s folder, in a frame on another origin, finds its wo
   expect(worker.url()).toEqual(`${GUIDE}app/explorer-worker-loader.js`);
   const rep = frame.getByRole('region', { name: 'Exploration report' });
   await expect(rep).toHaveAttribute('data-complete', 'true', { timeout: 60_000 });
-  await expect(rep.locator('li.broken code')).toContainText(['superseded_write']);
+  await expect(rep.locator('li.broken .inv-name')).toContainText(['Superseded write']);
   expect(pageErrors).toEqual([]);
 });
 
@@ -303,13 +303,13 @@ test('sandbox: explore from the step on screen; the counterexample loads with th
   await expect(section).toContainText('what you could do with the buttons');
   await expect(section.getByText("Workers' own moves", { exact: true })).toBeVisible();
   const broken = await explore(page, section);
-  expect(broken).toContain('stale_overwrite');
+  expect(broken).toContain('Stale overwrite');
   await expect(section.getByRole('status')).toContainText('Every order from step 3 within the bounds was explored.');
   const distinct = await report(page).locator('dt:text-is("Distinct") + dd').innerText();
   expect(Number(distinct.replace(/,/g, ''))).toBeGreaterThan(1000);
   await shotOf(section, 'explore-from-here-sandbox-1280');
-  await button(page, 'Load counterexample for stale_overwrite').click();
-  await expect(page.getByText(/Loaded the shortest run that breaks stale_overwrite: \d+ steps/)).toBeVisible();
+  await button(page, 'Load counterexample for stale overwrite').click();
+  await expect(page.getByText(/Loaded the shortest run that breaks “stale overwrite”: \d+ steps/)).toBeVisible();
   await expect(eventLog(page)).toContainText('VIOLATION stale_overwrite');
   // the user's own first steps are the loaded run's first steps
   const lines = await logLines(page);
@@ -325,8 +325,8 @@ test('paused-writer: explore from a later step of the script', async ({ page, pa
   await expect(report(page)).toBeVisible({ timeout: 60_000 });
   await expect(report(page)).toHaveAttribute('data-complete', 'true');
   await expect(section).toContainText('every order of the rest of the script');
-  expect(await report(page).locator('li.broken code').allInnerTexts()).toContain('stale_overwrite');
-  await button(page, 'Load counterexample for stale_overwrite').click();
+  expect(await report(page).locator('li.broken .inv-name').allInnerTexts()).toContain('Stale overwrite');
+  await button(page, 'Load counterexample for stale overwrite').click();
   await expect(eventLog(page)).toContainText('VIOLATION stale_overwrite');
   expect(pageErrors).toEqual([]);
 });

@@ -45,7 +45,7 @@ test('the lab plots four charts against TTL and says no TTL is safe without fenc
   await expect(stale.locator('text', { hasText: /^No TTL is safe without fencing$/ })).toBeVisible();
   await expect(stale.locator('text', { hasText: /^stale writes seen at TTL \d+/ })).toBeVisible();
   // Every TTL is a focusable point on each series, the fenced copy's superseded writes too.
-  await expect(stale.getByRole('button', { name: /^TTL \d+: .* stale writes? accepted without fencing$/ })).toHaveCount(10);
+  await expect(stale.getByRole('button', { name: /^TTL \d+: .* old-owner writes? accepted without fencing$/ })).toHaveCount(10);
   await expect(stale.getByRole('button', { name: /^TTL \d+: .* superseded writes? accepted with fencing$/ })).toHaveCount(10);
   await expect(stale.getByRole('button', { name: /^TTL \d+: .* rejected with fencing$/ })).toHaveCount(10);
   // At short leases the fenced copy (highest-seen) still applied a superseded write.

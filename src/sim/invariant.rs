@@ -61,6 +61,17 @@ impl ViolationKind {
         Self::ALL.into_iter().find(|k| k.as_str() == s)
     }
 
+    /// Its name in words, for people (`as_str` is the id, for files and the command line).
+    pub fn title(&self) -> &'static str {
+        match self {
+            ViolationKind::StaleOverwrite => "stale overwrite",
+            ViolationKind::SupersededWrite => "superseded write",
+            ViolationKind::DoubleExecution => "double execution",
+            ViolationKind::InconsistentObjects => "inconsistent objects",
+            ViolationKind::OwnerLockedOut => "owner locked out",
+        }
+    }
+
     /// One sentence for people: what went wrong.
     pub fn explain(&self) -> &'static str {
         match self {
@@ -106,6 +117,15 @@ impl Milestone {
             Milestone::WriteApplied => "write_applied",
             Milestone::GrantedAgain => "granted_again",
             Milestone::StaleRefused => "stale_refused",
+        }
+    }
+
+    /// Its name in words, for people (`as_str` is the id).
+    pub fn title(&self) -> &'static str {
+        match self {
+            Milestone::WriteApplied => "a write applied",
+            Milestone::GrantedAgain => "a lock granted again",
+            Milestone::StaleRefused => "a stale token refused",
         }
     }
 

@@ -131,7 +131,7 @@ pub fn verdicts(run: &Run, i: usize) -> Vec<Verdict> {
     let mut said_violations = vec![false; events.len()];
     let mut out = Vec::new();
     for e in events {
-        let Some(sentence) = decision(e, before, after) else {
+        let Some(sentence) = decision(e, before, after, run.variant.as_deref()) else {
             continue;
         };
         // The violations this decision caused: the checker's events for the same request
@@ -225,10 +225,16 @@ pub(crate) fn request_words(e: &Event) -> String {
 
 /// The sentence for one decision event, without its consequence or final stop; `None` for
 /// other events.
-fn decision(e: &Event, before: &World, after: &World) -> Option<String> {
+fn decision(e: &Event, before: &World, after: &World, variant: Option<&str>) -> Option<String> {
     let name = decided_at(e)?;
     let res = after.resource(name).or_else(|| before.resource(name))?;
-    let under = under(res);
+    let under = match variant {
+        // A variant named for what it changes (the issuer, a delay) is said by its own name.
+        Some(v) if res.kind.can_fence() && v != res.policy.as_str() => {
+            format!("In “{v}”, under {}", res.policy.as_str())
+        }
+        _ => under(res),
+    };
     let what = request_words(e);
     Some(match &e.kind {
         EventKind::WriteAccepted {
@@ -623,6 +629,20 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A variant named for something other than the policy is said by its name too.
+    #[test]
+    fn a_variants_decisions_are_said_under_its_own_name() {
+        let s = crate::presets::get("chubby-lock-delay").unwrap();
+        let mut r = build_run(&s, &Choice::Variant("no-delay".into()));
+        r.run_script().unwrap();
+        let v = texts(verdicts(&r, decisive(&r, "A-late")));
+        assert!(v.starts_with("In “no-delay”, under "), "{v}");
+        // A variant named for its policy, and a plain policy, say just the policy.
+        let r = run("paused-writer", Policy::HighestSeen);
+        let v = texts(verdicts(&r, decisive(&r, "A-stale")));
+        assert!(v.starts_with("Under highest-seen, "), "{v}");
     }
 
     #[test]

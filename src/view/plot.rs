@@ -95,7 +95,7 @@ impl Metric {
             Metric::Takeover => "time to takeover",
             Metric::FalseExpirations => "false expirations",
             Metric::Renewals => "renewals and re-acquires per minute",
-            Metric::StaleUnfenced => "stale writes accepted without fencing",
+            Metric::StaleUnfenced => "old-owner writes accepted without fencing",
             Metric::SupersededFenced => "superseded writes accepted with fencing",
             Metric::StaleFenced => "stale writes rejected with fencing",
         }
@@ -116,7 +116,7 @@ impl Metric {
                 if many { "s" } else { "" }
             ),
             Metric::StaleUnfenced => format!(
-                "{n} stale write{} accepted without fencing",
+                "{n} old-owner write{} accepted without fencing",
                 if many { "s" } else { "" }
             ),
             Metric::StaleFenced => format!(
@@ -199,7 +199,7 @@ impl ChartKind {
                 "Renew requests both workers send, per minute of run, plus the acquires that replace a lease which lapsed (below about two round trips a renewal is answered after the lease ran out)."
             }
             ChartKind::StaleWrites => {
-                "Per run: the unfenced copy applies every stale write. The fenced copy (highest-seen) rejects one that arrives after the new owner's token, but applies a superseded write: an old owner's write that lands before the new owner's first."
+                "Per run. Each write goes to two copies of the resource, as two requests that travel apart. “Old-owner writes accepted without fencing”: writes of an expired owner the unfenced copy applied, stale (after the new owner wrote there) or superseded (before it). “Superseded writes accepted with fencing”: old-owner writes the fenced copy (highest-seen) applied because they landed before the new token did. “Stale writes rejected with fencing”: old-owner writes it refused. Where the only old-owner writes landed early, the last line stays at 0: the fence had nothing to refuse."
             }
         }
     }
@@ -995,7 +995,7 @@ mod tests {
         assert_eq!(Metric::FalseExpirations.phrase(2.0), "2 false expirations");
         assert_eq!(
             Metric::StaleUnfenced.phrase(1.0),
-            "1 stale write accepted without fencing"
+            "1 old-owner write accepted without fencing"
         );
     }
 

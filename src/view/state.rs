@@ -4,8 +4,8 @@
 
 use crate::link::{Link, ScenarioRef};
 use crate::sim::run::{Refused, Replayed, Run};
-use crate::sim::scenario::Scenario;
-use crate::sim::{Action, Milestone, Policy, ViolationKind};
+use crate::sim::scenario::{Expectation, Scenario};
+use crate::sim::{Action, EventKind, Milestone, Policy, ViolationKind};
 use crate::view::file::FileStatus;
 use crate::view::predict::{self, Predict, Question, Said};
 use std::collections::BTreeMap;
@@ -108,14 +108,49 @@ pub enum Found {
     Reaches(Milestone),
 }
 
-/// "breaks stale_overwrite", "reaches stale_refused (a resource refused …)".
+/// "breaks “stale overwrite”", "reaches “a stale token refused” (a resource refused …)".
 impl std::fmt::Display for Found {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Found::Breaks(k) => write!(f, "breaks {k}"),
-            Found::Reaches(m) => write!(f, "reaches {m} ({})", m.explain()),
+            Found::Breaks(k) => write!(f, "breaks “{}”", k.title()),
+            Found::Reaches(m) => write!(f, "reaches “{}” ({})", m.title(), m.explain()),
         }
     }
+}
+
+/// Whether two scenarios are the same file: compared as the JSON they write, which the page
+/// has code for anyway (export, links), rather than by a derived deep equality (5 KB of WASM
+/// for a comparison made only on import and on opening a link).
+fn same_scenario(a: &Scenario, b: &Scenario) -> bool {
+    serde_json::to_string(a).ok() == serde_json::to_string(b).ok()
+}
+
+/// The step by which every request an expectation names has been decided and every
+/// violation it names found, among the steps recorded; `None` if it names neither, or the
+/// run has not got there yet.
+pub fn decisive_step(run: &Run, expect: &Expectation) -> Option<usize> {
+    if expect.requests.is_empty() && expect.violations.is_empty() {
+        return None;
+    }
+    let mut requests: Vec<&str> = expect.requests.keys().map(String::as_str).collect();
+    let mut violations = expect.violations.clone();
+    for i in 1..=run.len() {
+        for e in run.step_events(i) {
+            match &e.kind {
+                EventKind::WriteAccepted { .. }
+                | EventKind::WriteRejected { .. }
+                | EventKind::WriteReplayed { .. } => {
+                    requests.retain(|r| Some(*r) != e.request.as_deref());
+                }
+                EventKind::Violation { kind, .. } => violations.retain(|v| v != kind),
+                _ => {}
+            }
+        }
+        if requests.is_empty() && violations.is_empty() {
+            return Some(i);
+        }
+    }
+    None
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -217,6 +252,24 @@ impl AppState {
                 .filter(|s| !s.is_empty()),
             Choice::Policy(_) => None,
         }
+    }
+
+    /// The variant's stated outcome once the story has reached it: from the step where the
+    /// last request it names is decided, or the last violation it names is found, or at the
+    /// end; never before, which would give the answer away. In predict mode, only at the end.
+    pub fn outcome_due(&self) -> Option<&str> {
+        let o = self.outcome()?;
+        if self.at_end() {
+            return Some(o);
+        }
+        if self.predict.on {
+            return None;
+        }
+        let Choice::Variant(n) = &self.choice else {
+            return None;
+        };
+        let step = decisive_step(&self.run, &self.current().variant(n)?.expect)?;
+        (self.run.cursor() >= step).then_some(o)
     }
 
     /// True when Play has something to show: steps recorded or script ahead.
@@ -535,7 +588,7 @@ impl AppState {
     fn import(&mut self, mut s: Scenario) {
         let at = s.open_at.take().unwrap_or(0);
         self.leave();
-        self.scenario = match self.scenarios.iter().position(|x| *x == s) {
+        self.scenario = match self.scenarios.iter().position(|x| same_scenario(x, &s)) {
             Some(i) => i,
             None => {
                 let id = s.id.clone();
@@ -629,7 +682,7 @@ impl AppState {
         self.leave();
         let base = match &link.scenario {
             ScenarioRef::Preset(id) => self.scenarios.iter().position(|s| &s.id == id),
-            ScenarioRef::Inline(s) => self.scenarios.iter().position(|x| *x == **s),
+            ScenarioRef::Inline(s) => self.scenarios.iter().position(|x| same_scenario(x, s)),
         };
         self.scenario = match (base, &link.scenario) {
             (Some(i), _) => i,
@@ -780,7 +833,10 @@ pub fn load_presets() -> Vec<Scenario> {
 
 /// A fresh run of a scenario under a choice.
 pub fn build_run(s: &Scenario, choice: &Choice) -> Run {
-    replay_run(s, choice, 0, &[]).expect("an empty replay refuses nothing")
+    // Not `expect`: that would format the refusal with `Debug`, which brings every derived
+    // `Debug` of the model (a run, its worlds and events) into the page's WASM.
+    replay_run(s, choice, 0, &[])
+        .unwrap_or_else(|r| unreachable!("an empty replay refuses nothing: {}", r.what))
 }
 
 /// A scenario under a choice with a branch replayed (see `Run::replay`).
@@ -869,6 +925,37 @@ mod tests {
             assert!(e.starts_with("This link could not be opened"), "{bad}: {e}");
             assert_eq!(b.run, before, "{bad}: the run is kept");
         }
+    }
+
+    /// The variant's stated outcome waits for the story: not at step 0, shown from the step
+    /// that decides what it names, and at the end; in predict mode, only at the end.
+    #[test]
+    fn the_expected_outcome_is_said_once_the_story_reaches_it() {
+        let mut a = app();
+        a.apply(Msg::LoadId("paused-writer".into()));
+        a.apply(Msg::Choose(Choice::Variant("highest-seen".into())));
+        assert!(a.outcome().is_some());
+        assert_eq!(a.outcome_due(), None, "step 0 gives nothing away");
+        let mut steps = Vec::new();
+        while !a.at_end() {
+            a.apply(Msg::StepForward);
+            steps.push(a.outcome_due().is_some());
+        }
+        let first = steps.iter().position(|&s| s).expect("said by the end");
+        assert!(first > 0 && steps[first..].iter().all(|&s| s), "{steps:?}");
+        let v = a.current().variant("highest-seen").unwrap().expect.clone();
+        assert_eq!(decisive_step(&a.run, &v), Some(first + 1));
+        // Stepping back before it hides it again; predict mode holds it to the end.
+        a.apply(Msg::Seek(first));
+        assert_eq!(a.outcome_due(), None);
+        a.apply(Msg::Seek(first + 1));
+        assert!(a.outcome_due().is_some());
+        a.predict.on = true;
+        if first + 1 < a.run.len() {
+            assert_eq!(a.outcome_due(), None);
+        }
+        a.apply(Msg::ToEnd);
+        assert!(a.outcome_due().is_some());
     }
 
     #[test]
@@ -1146,7 +1233,7 @@ mod tests {
             .notice
             .clone()
             .unwrap()
-            .contains("breaks stale_overwrite: 12 steps"));
+            .contains("breaks “stale overwrite”: 12 steps"));
         // The last step shows the violation; the step before does not.
         assert_eq!(a.run.cursor(), ce.len());
         let violation = |a: &AppState| {

@@ -71,7 +71,7 @@ pub fn policy_options(s: &Scenario) -> PolicyOptions {
         .filter(|p| s.variant_for(*p).is_none())
         .map(|p| {
             let label = if s.variants.is_empty() && p == s.policy {
-                format!("{} (as written)", p.as_str())
+                format!("{} (default)", p.as_str())
             } else {
                 p.as_str().to_string()
             };
@@ -79,6 +79,16 @@ pub fn policy_options(s: &Scenario) -> PolicyOptions {
         })
         .collect();
     PolicyOptions { variants, plain }
+}
+
+/// "Stale overwrite" from "stale overwrite": a name at the head of a line. ASCII only:
+/// `char::to_uppercase` would bring Unicode's case tables into the page (about 8 KB gzip).
+pub fn upper_first(s: &str) -> String {
+    let mut out = s.to_string();
+    if let Some(first) = out.get_mut(..1) {
+        first.make_ascii_uppercase();
+    }
+    out
 }
 
 /// How many steps the current branch will have once its script has run out: the scrub range.
@@ -134,7 +144,7 @@ mod tests {
         let sandbox = presets::get("sandbox").unwrap();
         let o = policy_options(&sandbox);
         assert_eq!(o.plain.len(), Policy::ALL.len());
-        assert!(o.plain.iter().any(|(_, l)| l.ends_with("(as written)")));
+        assert!(o.plain.iter().any(|(_, l)| l.ends_with("(default)")));
     }
 
     #[test]

@@ -11,6 +11,7 @@ use crate::view::explore::{
 };
 use crate::view::search::WORKER_URL;
 use crate::view::state::{Found, Msg};
+use crate::view::text::upper_first;
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -173,7 +174,7 @@ fn report(s: &Session, state: &crate::ui::state::AppCtx) -> Html {
                 for (row, inv) in invariant_rows(&r).into_iter().zip(invariants) {
                     <li key={row.kind.as_str()} class={row.class}>
                         <span class="inv-verdict">{row.verdict}</span>
-                        {" "}<code>{row.kind.as_str()}</code>
+                        {" "}<span class="inv-name" title={row.kind.as_str()}>{upper_first(row.kind.title())}</span>
                         <span class="inv-explain">{format!(" — {}", row.explain)}</span>
                         if let (Some(n), Some(actions)) = (row.length, inv.counterexample) {
                             {" "}<span class="inv-len">{format!("Shortest counterexample: {n} actions.")}</span>
@@ -187,7 +188,7 @@ fn report(s: &Session, state: &crate::ui::state::AppCtx) -> Html {
                 for (row, m) in milestone_rows(&r).into_iter().zip(r.milestones.clone()) {
                     <li key={row.kind.as_str()} class={row.class}>
                         <span class="inv-verdict">{row.verdict}</span>
-                        {" "}<code>{row.kind.as_str()}</code>
+                        {" "}<span class="inv-name" title={row.kind.as_str()}>{upper_first(row.kind.title())}</span>
                         <span class="inv-explain">{format!(" — {}", row.text)}</span>
                         if let (Some(_), Some(witness)) = (row.length, m.witness) {
                             {" "}{load_button(state, Found::Reaches(row.kind), s.whole_run(&witness))}
@@ -208,9 +209,12 @@ fn load_button(
     let (label, name) = match found {
         Found::Breaks(k) => (
             "Load counterexample",
-            format!("Load counterexample for {k}"),
+            format!("Load counterexample for {}", k.title()),
         ),
-        Found::Reaches(m) => ("Load the run", format!("Load the run that reaches {m}")),
+        Found::Reaches(m) => (
+            "Load the run",
+            format!("Load the run that reaches {}", m.title()),
+        ),
     };
     let onclick = Callback::from(move |_: MouseEvent| {
         d.dispatch(Msg::LoadFound {

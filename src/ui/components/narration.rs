@@ -39,9 +39,8 @@ pub fn Narration(props: &NarrationProps) -> Html {
     } else {
         "Take over: the script has nothing more to say on this branch. Keep acting in the same world with the sandbox buttons — deliver, hold or drop messages, pause or crash workers, let time pass."
     };
-    // In predict mode the expected outcome would give the answers away before the end.
-    let outcome = match (&state.choice, state.outcome()) {
-        _ if state.predict.on && !state.at_end() => None,
+    // Said once the story has reached it (`outcome_due`), so it never gives the answer away.
+    let outcome = match (&state.choice, state.outcome_due()) {
         (Choice::Variant(n), Some(o)) => Some((format!("Expected under “{n}”: "), o.to_string())),
         (Choice::Policy(p), _) => Some((
             format!("Plain policy {}: ", p.as_str()),
