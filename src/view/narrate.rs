@@ -645,6 +645,99 @@ mod tests {
         assert!(v.starts_with("Under highest-seen, "), "{v}");
     }
 
+    /// Whether `text` says that a resource keeps a token: a highest it records, remembers,
+    /// compares against, or a token registered there. False under unfenced, where a resource
+    /// ignores tokens and records none; "it has no highest token" is not such a claim.
+    fn claims_a_kept_token(text: &str) -> Option<&'static str> {
+        const CLAIMS: [&str; 16] = [
+            "highest token is",
+            "its highest token",
+            "as its highest",
+            "as the highest",
+            "its highest is",
+            "whose highest is",
+            "against the highest",
+            "below the highest",
+            "restored highest",
+            "equals the highest",
+            "the highest token to",
+            "highest token back",
+            "still remembers",
+            "memory of 4",
+            "registers token",
+            "has registered",
+        ];
+        let lower = text.to_lowercase();
+        if let Some(c) = CLAIMS.iter().find(|c| lower.contains(*c)) {
+            return Some(c);
+        }
+        // "records 42", "records e1:42": a token recorded (not "records nothing").
+        lower.match_indices("records ").find_map(|(k, m)| {
+            let rest = &lower.as_bytes()[k + m.len()..];
+            let token = match rest {
+                [d, ..] if d.is_ascii_digit() => true,
+                [b'e', d, ..] if d.is_ascii_digit() => true,
+                _ => false,
+            };
+            token.then_some("records <token>")
+        })
+    }
+
+    #[test]
+    fn the_kept_token_claims_are_told_apart_from_their_denials() {
+        for yes in [
+            "The resource's highest token is now 43.",
+            "X accepts it and records 42 as its highest.",
+            "A fenced resource records 42 as the highest token it has seen.",
+            "and X records 42. Y has never heard of 42; its highest is still 41.",
+            "The resource accepts it and records e1:42 as its highest.",
+        ] {
+            assert!(claims_a_kept_token(yes).is_some(), "{yes}");
+        }
+        for no in [
+            "The resource accepts B's write. Unfenced, it ignores tokens and records nothing: it has no highest token to compare a later write with.",
+            "The file accepts B's write. Unfenced, it ignores the values and records none.",
+            "The inbox displays it: it has nowhere to keep a highest token, and no policy of ours runs there.",
+            "The coordinator records A's release, grants the lease to B with token 42.",
+        ] {
+            assert_eq!(claims_a_kept_token(no), None, "{no}");
+        }
+    }
+
+    /// Under unfenced a resource ignores tokens and keeps none, so no step of any preset may
+    /// say that it records, remembers or compares against a highest (or registered) token —
+    /// under the plain policy the app offers, and under every variant that runs unfenced.
+    #[test]
+    fn no_step_says_an_unfenced_resource_keeps_a_token() {
+        let mut wrong = Vec::new();
+        for s in load_presets() {
+            let choices = std::iter::once(Choice::Policy(Policy::Unfenced))
+                .chain(s.variants.iter().map(|v| Choice::Variant(v.name.clone())));
+            for choice in choices {
+                let mut r = build_run(&s, &choice);
+                if r.scenario.policy != Policy::Unfenced {
+                    continue;
+                }
+                r.run_script().unwrap();
+                for i in 1..=r.len() {
+                    let text = say(&r, i);
+                    if let Some(claim) = claims_a_kept_token(&text) {
+                        let line = format!("{} step {}: “{claim}” in: {text}", s.id, i - 1);
+                        if !wrong.contains(&line) {
+                            wrong.push(line);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} steps say an unfenced resource keeps a token:\n{}",
+            wrong.len(),
+            wrong.join("\n")
+        );
+    }
+
     #[test]
     fn a_users_step_says_what_followed() {
         let s = crate::presets::get("paused-writer").unwrap();
