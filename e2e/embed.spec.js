@@ -195,3 +195,16 @@ test('the Embed dialog links to the embedding guide, served beside the app and i
   }
   expect(pageErrors).toEqual([]);
 });
+
+test('the full app opens the view its address names without embed (a hand-written link)', async ({ page, pageErrors }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/?preset=coordinator-restore&policy=unfenced&step=3');
+  await expect(button(page, 'Step forward')).toBeVisible({ timeout: 20_000 });
+  // the full app, not an embed: the scenario picker is there, and shows what the address named
+  await expect(picker(page, 'Scenario')).toHaveCount(1);
+  await expect(picker(page, 'Scenario')).toHaveValue('coordinator-restore');
+  await expect(picker(page, 'Receiver policy')).toHaveValue('unfenced');
+  const narration = page.getByRole('region', { name: 'Narration' });
+  await expect(narration).toContainText('Script step 3 of');
+  expect(pageErrors).toEqual([]);
+});

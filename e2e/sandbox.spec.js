@@ -31,6 +31,9 @@ test('sandbox: a paused writer\'s held write delivered after the new owner\'s is
   const aName = await holdA.getAttribute('aria-label') || await holdA.innerText();
   await holdA.click();
   await expect(log).toContainText(/holds the message/);
+  // a held message offers Release, not a Hold that does nothing
+  await expect(inFlightButton(page, 'Hold', /write A\S*/)).toHaveCount(0);
+  await expect(inFlightButton(page, 'Release', /write A\S*/)).toHaveCount(1);
   await button(page, 'Pause A').click();
   await expect(log).toContainText(/A\s+pauses/);
 

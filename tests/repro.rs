@@ -3,7 +3,7 @@
 
 use fencing_lab::sim::report::Report;
 use fencing_lab::sim::scenario::{Expectation, ExpectedRequest, ExpectedVerdict};
-use fencing_lab::sim::{EventKind, Fate, Policy, Reason, Run, Scenario, ViolationKind};
+use fencing_lab::sim::{Action, EventKind, Fate, Policy, Reason, Run, Scenario, ViolationKind};
 
 fn load(name: &str) -> Scenario {
     let path = format!("{}/tests/repro/{name}.json", env!("CARGO_MANIFEST_DIR"));
@@ -381,4 +381,51 @@ fn a_concurrent_duplicate_under_one_key_is_refused_as_in_flight() {
     hs.run_script().expect("script runs");
     let rep = Report::of(&hs);
     assert_eq!(request(&rep, "D2").outcome, Fate::Replayed);
+}
+
+/// A held message can be let go (the sandbox's Release): it then arrives at its due time,
+/// as it would have; letting go one that is not held is refused, with the reason.
+#[test]
+fn a_held_message_released_arrives_at_its_due_time() {
+    use fencing_lab::sim::MsgSel;
+    let s = fencing_lab::presets::get("sandbox").expect("sandbox");
+    let mut r = Run::new(&s, None);
+    let acquire = Action::Acquire {
+        worker: "A".into(),
+        lock: None,
+    };
+    r.act(acquire).expect("A asks");
+    let id = r.world().network().in_flight[0].id;
+    let refused = r.act(Action::Unhold {
+        msg: MsgSel::id(id),
+    });
+    assert!(
+        refused.expect_err("not held").0.contains("is not held"),
+        "a message not held"
+    );
+    r.act(Action::Hold {
+        msg: MsgSel::id(id),
+        until: None,
+    })
+    .expect("held");
+    r.act(Action::Advance { ticks: 3 }).expect("time passes");
+    assert!(
+        r.world().network().in_flight.iter().any(|e| e.id == id),
+        "still held"
+    );
+    r.act(Action::Unhold {
+        msg: MsgSel::id(id),
+    })
+    .expect("let go");
+    assert!(r
+        .last_step_events()
+        .iter()
+        .any(|e| e.kind == EventKind::Released));
+    r.act(Action::Advance { ticks: 1 }).expect("time passes");
+    assert!(
+        !r.world().network().in_flight.iter().any(|e| e.id == id),
+        "past its due time: delivered on the next tick"
+    );
+    r.act(Action::Advance { ticks: 1 }).expect("the grant travels back");
+    assert!(r.world().worker("A").expect("A").holds_any());
 }

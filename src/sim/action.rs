@@ -138,6 +138,10 @@ pub enum Action {
     Drop {
         msg: MsgSel,
     },
+    /// Let a held message travel on: it arrives at its due time (at once, if that has passed).
+    Unhold {
+        msg: MsgSel,
+    },
     Duplicate {
         msg: MsgSel,
     },
@@ -230,6 +234,7 @@ pub const ACTION_NAMES: &[&str] = &[
     "resource-restore",
     "resource-restart",
     "await",
+    "unhold",
 ];
 
 /// How long an `await` waits when it does not say.
@@ -346,6 +351,7 @@ impl Action {
             Action::ResourceRestore { .. } => 25,
             Action::ResourceRestart { .. } => 26,
             Action::Await { .. } => 27,
+            Action::Unhold { .. } => 28,
         }]
     }
 }
@@ -416,11 +422,12 @@ impl TryFrom<ActionFields> for Action {
                 msg: need(&mut f.msg, "msg")?,
                 until: f.until.take(),
             },
-            "deliver" | "drop" | "duplicate" => {
+            "deliver" | "drop" | "duplicate" | "unhold" => {
                 let msg = need(&mut f.msg, "msg")?;
                 match kind.as_str() {
                     "deliver" => Deliver { msg },
                     "drop" => Drop { msg },
+                    "unhold" => Unhold { msg },
                     _ => Duplicate { msg },
                 }
             }
@@ -571,6 +578,7 @@ impl fmt::Display for Action {
             } => write!(f, "hold {msg} until t={t}"),
             Hold { msg, until: None } => write!(f, "hold {msg}"),
             Drop { msg } => write!(f, "drop {msg}"),
+            Unhold { msg } => write!(f, "let {msg} travel on"),
             Duplicate { msg } => write!(f, "duplicate {msg}"),
             CompleteWrite { resource, request } => match request {
                 Some(r) => write!(f, "{resource} completes the write of {r}"),
@@ -678,6 +686,7 @@ mod tests {
                 until: None,
             },
             Drop { msg: msg.clone() },
+            Unhold { msg: msg.clone() },
             Duplicate { msg },
             CompleteWrite {
                 resource: "store".into(),

@@ -45,6 +45,8 @@ pub enum EventKind {
     Held {
         until: Option<Tick>,
     },
+    /// A held message let go: it travels on, arriving at its due time.
+    Released,
     Dropped {
         why: String,
     },
@@ -227,6 +229,7 @@ impl fmt::Display for EventKind {
             Delivered { to, what, .. } => write!(f, "delivers {what} to {to}"),
             Held { until: Some(t) } => write!(f, "holds the message until t={t}"),
             Held { until: None } => write!(f, "holds the message indefinitely"),
+            Released => write!(f, "lets the held message travel on"),
             Dropped { why } => write!(f, "drops the message ({why})"),
             Duplicated { copy } => write!(f, "duplicates the message as #{copy}"),
             LostAtCrashedNode { to } => write!(f, "message lost: {to} has crashed"),

@@ -213,6 +213,7 @@ fn program_of(a: &Action) -> Option<Option<&str>> {
         Advance { .. }
         | Deliver { .. }
         | Hold { .. }
+        | Unhold { .. }
         | Drop { .. }
         | Duplicate { .. }
         | Pause { .. }

@@ -358,6 +358,17 @@ impl World {
             Deliver { msg } | Hold { msg, .. } | Drop { msg } | Duplicate { msg } => {
                 self.select(msg)?;
             }
+            Unhold { msg } => {
+                let id = self.select(msg)?;
+                let held = self
+                    .network
+                    .in_flight
+                    .iter()
+                    .any(|e| e.id == id && e.hold != super::message::Hold::No);
+                if !held {
+                    return refuse(format!("message #{id} is not held"));
+                }
+            }
             CompleteWrite { resource, .. } => {
                 // Nothing waiting is not an error: a script written for check-then-write runs under every policy.
                 self.ri(resource)?;
@@ -458,7 +469,7 @@ impl World {
                 self.set_partition(worker, matches!(action, Partition { .. }), log)
             }
             ClockJump { node, by } => self.jump_clock(node, *by, log),
-            Deliver { .. } | Hold { .. } | Drop { .. } | Duplicate { .. } => {
+            Deliver { .. } | Hold { .. } | Unhold { .. } | Drop { .. } | Duplicate { .. } => {
                 self.apply_network(action, log)
             }
             Advance { ticks } => self.run_ticks(*ticks, log),
@@ -588,6 +599,17 @@ impl World {
                     until.map_or(super::message::Hold::Forever, super::message::Hold::Until);
                 let note = Note::new(EventKind::Held { until: *until });
                 self.push(log, "network", note, Some(id));
+            }
+            Unhold { msg } => {
+                let id = self.select(msg).expect("checked");
+                let e = self
+                    .network
+                    .in_flight
+                    .iter_mut()
+                    .find(|e| e.id == id)
+                    .expect("selected");
+                Rc::make_mut(e).hold = super::message::Hold::No;
+                self.push(log, "network", Note::new(EventKind::Released), Some(id));
             }
             Drop { msg } => {
                 let id = self.select(msg).expect("checked");

@@ -8,6 +8,8 @@ use super::svg::escape;
 /// The options of an embedded view.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EmbedOptions {
+    /// `embed` was given: only the timeline, the controls and the narration.
+    pub embed: bool,
     pub preset: Option<String>,
     /// A variant name or a plain policy, as in the policy picker.
     pub policy: Option<String>,
@@ -22,7 +24,13 @@ pub struct EmbedOptions {
 impl EmbedOptions {
     /// The options in a query string (`?embed&preset=…`), or `None` when `embed` is absent.
     pub fn parse(query: &str) -> Option<EmbedOptions> {
-        let mut embed = false;
+        let o = Self::parse_any(query);
+        o.embed.then_some(o)
+    }
+
+    /// The options in any address, with `embed` or without: the full app honours
+    /// `?preset=ID&policy=P&step=N` too, as a teacher writes a link by hand.
+    pub fn parse_any(query: &str) -> EmbedOptions {
         let mut o = EmbedOptions::default();
         for part in query
             .trim_start_matches('?')
@@ -33,7 +41,7 @@ impl EmbedOptions {
             let value = decode(value);
             let on = !matches!(value.as_str(), "0" | "false" | "no");
             match key {
-                "embed" => embed = on,
+                "embed" => o.embed = on,
                 "preset" => o.preset = Some(value),
                 "policy" => o.policy = Some(value),
                 "step" => {
@@ -49,7 +57,7 @@ impl EmbedOptions {
                 _ => {}
             }
         }
-        embed.then_some(o)
+        o
     }
 
     /// The query string for these options (what the Embed dialog writes).
@@ -109,7 +117,8 @@ impl EmbedOptions {
         }
         if !wrong.is_empty() {
             state.error = Some(format!(
-                "This embed's options are not all valid: {}. Showing {} instead.",
+                "This {}'s options are not all valid: {}. Showing {} instead.",
+                if self.embed { "embed" } else { "address" },
                 wrong.join("; "),
                 state.current().title
             ));
@@ -133,6 +142,7 @@ impl EmbedOptions {
         let id = &state.current().id;
         let cursor = state.run.cursor();
         EmbedOptions {
+            embed: true,
             preset: crate::presets::source(id).map(|_| id.clone()),
             policy: Some(state.choice.value()),
             step: (cursor > 0).then_some(cursor),
@@ -248,6 +258,7 @@ mod tests {
             "not an embed"
         );
         let o = EmbedOptions {
+            embed: true,
             preset: Some("paused-writer".into()),
             policy: Some("unfenced".into()),
             step: Some(3),
@@ -259,6 +270,7 @@ mod tests {
         assert_eq!(
             EmbedOptions::parse("?embed&autoplay=0&sandbox=1"),
             Some(EmbedOptions {
+                embed: true,
                 sandbox: true,
                 ..Default::default()
             })
@@ -270,6 +282,33 @@ mod tests {
         for s in ["", "paused-writer", "a&b=c#d", "é ✓ 日本", "100%"] {
             assert_eq!(decode(&encode(s)), s);
         }
+    }
+
+    /// The full app honours the same options without `embed` (a teacher's hand-written
+    /// link), and names a bad one as the address's.
+    #[test]
+    fn the_app_without_embed_opens_the_view_its_address_names() {
+        let o = EmbedOptions::parse_any("?preset=coordinator-restore&policy=unfenced&step=3");
+        assert!(!o.embed);
+        let mut s = AppState::new(load_presets());
+        assert!(o.apply(&mut s).is_empty());
+        assert_eq!(s.current().id, "coordinator-restore");
+        assert_eq!(s.choice.value(), "unfenced");
+        assert_eq!(s.run.cursor(), 3);
+        // Nothing given: the app as it always opens.
+        let mut s = AppState::new(load_presets());
+        assert!(EmbedOptions::parse_any("").apply(&mut s).is_empty());
+        assert_eq!(
+            (s.current().id.as_str(), s.run.cursor()),
+            ("paused-writer", 0)
+        );
+        let mut s = AppState::new(load_presets());
+        EmbedOptions::parse_any("?preset=nope").apply(&mut s);
+        let e = s.error.clone().unwrap();
+        assert!(
+            e.starts_with("This address's options") && e.contains("“nope”"),
+            "{e}"
+        );
     }
 
     #[test]

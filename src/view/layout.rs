@@ -466,7 +466,7 @@ fn place(
             }
         }
         LostAtCrashedNode { to } => lane_of(to).map(Place::Anchor),
-        Held { .. } | Dropped { .. } | Duplicated { .. } => Some(Place::Column),
+        Held { .. } | Released | Dropped { .. } | Duplicated { .. } => Some(Place::Column),
         WriteAccepted { resource, .. }
         | WriteRejected { resource, .. }
         | WriteReplayed { resource, .. }
@@ -1186,6 +1186,7 @@ impl<'a> Painter<'a> {
             | LostAtCrashedNode { .. }
             | Dropped { .. }
             | Held { .. }
+            | Released
             | Duplicated { .. } => self.message(e, at),
             WriteAccepted { .. }
             | WriteRejected { .. }

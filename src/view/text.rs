@@ -15,9 +15,9 @@ pub fn message(e: &Envelope) -> String {
 /// Deliver, Hold, Drop, Duplicate: the verb (the button's visible text) first, then what the
 /// message is, its number and its sender — two workers' identical requests, or a duplicate
 /// and its original, still get names of their own.
-pub fn message_actions(e: &Envelope) -> [String; 4] {
+pub fn message_actions(e: &Envelope) -> [String; 5] {
     let what = format!("{}, message #{} from {}", message(e), e.id, e.from.name());
-    ["Deliver", "Hold", "Drop", "Duplicate"].map(|verb| format!("{verb} {what}"))
+    ["Deliver", "Hold", "Release", "Drop", "Duplicate"].map(|verb| format!("{verb} {what}"))
 }
 
 pub fn status(s: &Status) -> String {

@@ -25,18 +25,18 @@ use yew::prelude::*;
 
 #[component]
 pub fn App() -> Html {
-    // `?embed…` in the address: only the timeline, the controls and the narration.
-    let embed = use_memo((), |_| {
+    // The address's options (`?preset=…&policy=…&step=…`), with `embed` or without; with
+    // it, only the timeline, the controls and the narration.
+    let options = use_memo((), |_| {
         let search = web_sys::window().and_then(|w| w.location().search().ok());
-        EmbedOptions::parse(&search.unwrap_or_default())
+        EmbedOptions::parse_any(&search.unwrap_or_default())
     });
+    let embed = options.embed.then_some(&*options);
     let state = {
-        let embed = embed.clone();
+        let options = options.clone();
         use_reducer(move || {
             let mut state = AppState::new(load_presets());
-            if let Some(options) = &*embed {
-                options.apply(&mut state);
-            }
+            options.apply(&mut state);
             state
         })
     };
@@ -50,7 +50,7 @@ pub fn App() -> Html {
             panic!("deliberate panic requested by the URL (#panic), to test the error panel");
         }
     });
-    if let Some(options) = &*embed {
+    if let Some(options) = embed {
         // The frame's own page: one main landmark, with a heading that names what it shows
         // (the frame's title says the same to the page around it).
         let title = format!("Fencing Lab: {}", state.current().title);

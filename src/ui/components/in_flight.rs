@@ -1,7 +1,7 @@
-//! Every pending message with its own Deliver / Hold / Drop / Duplicate, so any delivery
+//! Every pending message with its own Deliver / Hold (Release, once held) / Drop / Duplicate, so any delivery
 //! order is reachable; and check-then-write requests waiting for their write step.
 
-use super::{act_button, act_button_unless};
+use super::act_button;
 use crate::sim::{Action, MsgSel, Name};
 use crate::ui::state::use_app;
 use crate::view::text;
@@ -14,7 +14,7 @@ pub fn InFlight() -> Html {
     let now = w.now();
     let msgs = &w.network().in_flight;
     let rows = msgs.iter().map(|e| {
-        let [deliver, hold, drop, dup] = text::message_actions(e);
+        let [deliver, hold, release, drop, dup] = text::message_actions(e);
         let sel = || MsgSel::id(e.id);
         let held = e.is_held(now);
         let when = if held {
@@ -34,7 +34,11 @@ pub fn InFlight() -> Html {
                 </p>
                 <div class="row">
                     {act_button(&state, Action::Deliver { msg: sel() }, "Deliver", deliver)}
-                    {act_button_unless(&state, Action::Hold { msg: sel(), until: None }, "Hold", hold, held.then_some("it is held already"))}
+                    if held {
+                        {act_button(&state, Action::Unhold { msg: sel() }, "Release", release)}
+                    } else {
+                        {act_button(&state, Action::Hold { msg: sel(), until: None }, "Hold", hold)}
+                    }
                     {act_button(&state, Action::Drop { msg: sel() }, "Drop", drop)}
                     {act_button(&state, Action::Duplicate { msg: sel() }, "Duplicate", dup)}
                 </div>
