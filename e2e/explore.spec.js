@@ -87,11 +87,11 @@ test('paused-writer: under highest-seen stale_overwrite holds', async ({ page, p
   await expect(button(page, 'Load counterexample for stale overwrite')).toHaveCount(0);
   // "held" means something: the search did reach a stale refusal, and can show it
   const milestones = report(page).locator('ul.milestones');
-  await expect(milestones.locator('li', { hasText: 'stale_refused' })).toContainText('✓ reached');
+  await expect(milestones.locator('li', { hasText: 'A stale token refused' })).toContainText('✓ reached');
   await shot(page, 'explore-report-360');
   await shotOf(section, 'explore-panel-360');
-  await button(page, 'Load the run that reaches stale_refused').click();
-  await expect(page.getByText(/Loaded the shortest run that reaches stale_refused/)).toBeVisible();
+  await button(page, 'Load the run that reaches a stale token refused').click();
+  await expect(page.getByText(/Loaded the shortest run that reaches “a stale token refused”/)).toBeVisible();
   await expect(eventLog(page)).toContainText(/rejected.*stale|stale.*rejected/i);
   // another policy discards the report, in the section as the reader left it: still open,
   // a new search offered
@@ -209,7 +209,8 @@ for (const want of NATIVE.presets) {
       distinct: await figure('Distinct'),
       terminal: await figure('Terminal'),
       complete: (await report(page).getAttribute('data-complete')) === 'true',
-      broken: await report(page).locator('ul.invariants:not(.milestones) li.broken .inv-name').allInnerTexts(),
+      // the ids, which each name in words carries as its title
+      broken: await report(page).locator('ul.invariants:not(.milestones) li.broken .inv-name').evaluateAll((els) => els.map((e) => e.title)),
     }).toEqual({ states: want.states, distinct: want.distinct, terminal: want.terminal, complete: want.complete, broken: want.broken });
     expect(pageErrors).toEqual([]);
   });

@@ -104,7 +104,9 @@ test('sandbox: Prepare, then a pause, builds the paused writer exactly', async (
   await button(page, 'Write B').click();
   await button(page, 'Advance 1 tick').click();
   // A resumes where it stopped: it sends the write it prepared, still carrying token 1
-  await button(page, 'Resume A').click();
+  // its button says so: Resume and send
+  await expect(button(page, 'Resume A')).toHaveCount(0);
+  await button(page, 'Resume and send A: it carries on where it stopped, sending its prepared write').click();
   await expect(inFlightButton(page, 'Deliver', /write A1 \(token 1\)/)).toHaveCount(1);
   await expect(button(page, 'Send prepared A')).toBeDisabled();
   await inFlightButton(page, 'Deliver', /write A1 \(token 1\)/).click();

@@ -426,6 +426,7 @@ fn a_held_message_released_arrives_at_its_due_time() {
         !r.world().network().in_flight.iter().any(|e| e.id == id),
         "past its due time: delivered on the next tick"
     );
-    r.act(Action::Advance { ticks: 1 }).expect("the grant travels back");
+    r.act(Action::Advance { ticks: 1 })
+        .expect("the grant travels back");
     assert!(r.world().worker("A").expect("A").holds_any());
 }

@@ -69,7 +69,13 @@ pub fn Sandbox() -> Html {
         };
         let faults = vec![
             b(Action::Pause { worker: worker(), ticks: None }, "Pause", "Pause"),
-            b(Action::Resume { worker: worker() }, "Resume", "Resume"),
+            // Resuming carries on where the worker stopped: a prepared write goes out at once,
+            // so the button says so rather than leave "Send prepared" to grey out unexplained.
+            if wk.prepared.is_empty() {
+                b(Action::Resume { worker: worker() }, "Resume", "Resume")
+            } else {
+                (Action::Resume { worker: worker() }, "Resume and send".into(), format!("Resume and send {n}: it carries on where it stopped, sending its prepared write"))
+            },
             b(Action::Crash { worker: worker() }, "Crash", "Crash"),
             b(Action::Restart { worker: worker() }, "Restart", "Restart"),
             cut,
