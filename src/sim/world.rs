@@ -587,7 +587,15 @@ impl World {
                 let id = self.select(msg).expect("checked");
                 self.deliver(id, log);
             }
-            Hold { msg, until } => {
+            Hold { msg, .. } | Unhold { msg } => {
+                use super::message::Hold as H;
+                let (hold, kind) = match action {
+                    Hold { until, .. } => (
+                        until.map_or(H::Forever, H::Until),
+                        EventKind::Held { until: *until },
+                    ),
+                    _ => (H::No, EventKind::Released),
+                };
                 let id = self.select(msg).expect("checked");
                 let e = self
                     .network
@@ -595,21 +603,8 @@ impl World {
                     .iter_mut()
                     .find(|e| e.id == id)
                     .expect("selected");
-                Rc::make_mut(e).hold =
-                    until.map_or(super::message::Hold::Forever, super::message::Hold::Until);
-                let note = Note::new(EventKind::Held { until: *until });
-                self.push(log, "network", note, Some(id));
-            }
-            Unhold { msg } => {
-                let id = self.select(msg).expect("checked");
-                let e = self
-                    .network
-                    .in_flight
-                    .iter_mut()
-                    .find(|e| e.id == id)
-                    .expect("selected");
-                Rc::make_mut(e).hold = super::message::Hold::No;
-                self.push(log, "network", Note::new(EventKind::Released), Some(id));
+                Rc::make_mut(e).hold = hold;
+                self.push(log, "network", Note::new(kind), Some(id));
             }
             Drop { msg } => {
                 let id = self.select(msg).expect("checked");
