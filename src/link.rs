@@ -166,7 +166,10 @@ impl Link {
             }
             ScenarioRef::Inline(s) => {
                 w.byte(1);
-                w.str(&serde_json::to_string(s).expect("scenario serialises"));
+                w.str(
+                    &serde_json::to_string(s)
+                        .unwrap_or_else(|e| unreachable!("a scenario serialises: {e}")),
+                );
             }
         }
         w.str(self.variant.as_deref().unwrap_or(""));
@@ -379,7 +382,9 @@ impl Writer {
     }
     fn json_action(&mut self, a: &Action) {
         self.byte(OP_JSON);
-        self.str(&serde_json::to_string(a).expect("actions serialise"));
+        self.str(
+            &serde_json::to_string(a).unwrap_or_else(|e| unreachable!("actions serialise: {e}")),
+        );
     }
 }
 

@@ -268,7 +268,8 @@ impl Report {
                 None => out.push(format!("{name}: no such resource")),
             }
         }
-        let metrics = serde_json::to_value(&self.metrics).expect("metrics serialise");
+        let metrics = serde_json::to_value(&self.metrics)
+            .unwrap_or_else(|e| unreachable!("metrics serialise: {e}"));
         for (name, want) in &expect.metrics {
             let got = metrics.get(name).and_then(|v| v.as_u64());
             if got != Some(*want as u64) {

@@ -572,8 +572,8 @@ impl Scenario {
                 }
             }
         }
-        let metric_names =
-            serde_json::to_value(super::event::Metrics::default()).expect("metrics serialise");
+        let metric_names = serde_json::to_value(super::event::Metrics::default())
+            .unwrap_or_else(|e| unreachable!("metrics serialise: {e}"));
         for (i, v) in self.variants.iter().enumerate() {
             for m in v.expect.metrics.keys() {
                 if metric_names.get(m).is_none() {
@@ -601,7 +601,8 @@ impl Scenario {
     }
 
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("a scenario always serialises")
+        serde_json::to_string_pretty(self)
+            .unwrap_or_else(|e| unreachable!("a scenario always serialises: {e}"))
     }
 }
 

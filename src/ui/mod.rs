@@ -72,16 +72,34 @@ fn show_error(message: &str) {
     let _ = panel.remove_attribute("hidden");
 }
 
+/// Before work that may run long: tell the fault panel (static/trap.js) what is being done
+/// and the link to the view as it is now, so that a WebAssembly fault (out of memory, say,
+/// which no panic hook sees) names what it stopped and offers the run the user had.
+/// `?trap` in the address faults here on purpose, for the end-to-end tests.
+pub(crate) fn before_long_work(what: &str, link: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if let Some(panel) = document.get_element_by_id("error-panel") {
+        let _ = panel.set_attribute("data-doing", what);
+        let _ = panel.set_attribute("data-link", &format!("#{link}"));
+    }
+    if query_has("trap") {
+        core::arch::wasm32::unreachable();
+    }
+}
+
+/// Whether the address's query names `flag` (`?panic`, `?trap`).
+fn query_has(flag: &str) -> bool {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .is_some_and(|s| s.trim_start_matches('?').split('&').any(|p| p == flag))
+}
+
 /// True when the page asks for a deliberate panic (`#panic` or `?panic`).
 pub(crate) fn panic_requested() -> bool {
     let Some(loc) = web_sys::window().map(|w| w.location()) else {
         return false;
     };
-    let hash = loc.hash().unwrap_or_default();
-    let search = loc.search().unwrap_or_default();
-    hash == "#panic"
-        || search
-            .trim_start_matches('?')
-            .split('&')
-            .any(|p| p == "panic")
+    loc.hash().unwrap_or_default() == "#panic" || query_has("panic")
 }

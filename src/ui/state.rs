@@ -12,6 +12,10 @@ impl Reducible for AppState {
     type Action = Msg;
 
     fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
+        if let Some(what) = msg.long_work() {
+            // Written before the work, as a fault leaves nothing to write with afterwards.
+            crate::ui::before_long_work(what, &self.link());
+        }
         reduce_with(self, |s| s.apply(msg))
     }
 }

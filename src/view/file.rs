@@ -66,8 +66,8 @@ pub fn export_scenario(run: &Run, base: &Scenario) -> Scenario {
 pub fn export_json(run: &Run, base: &Scenario) -> String {
     // Compact serialisation, which links already use, then indented by hand: serde_json's
     // pretty printer would add a second copy of every serialiser to the app's WASM.
-    let compact =
-        serde_json::to_string(&export_scenario(run, base)).expect("a scenario serialises");
+    let compact = serde_json::to_string(&export_scenario(run, base))
+        .unwrap_or_else(|e| unreachable!("a scenario serialises: {e}"));
     indent(&compact) + "\n"
 }
 

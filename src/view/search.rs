@@ -83,7 +83,7 @@ pub enum Reply {
 
 impl Request {
     pub fn encode(&self) -> String {
-        serde_json::to_string(self).expect("a request serialises")
+        serde_json::to_string(self).unwrap_or_else(|e| unreachable!("a request serialises: {e}"))
     }
 
     /// Read a request; anything else is an error naming what is wrong, never a panic.
@@ -138,7 +138,7 @@ impl Request {
 
 impl Reply {
     pub fn encode(&self) -> String {
-        serde_json::to_string(self).expect("a reply serialises")
+        serde_json::to_string(self).unwrap_or_else(|e| unreachable!("a reply serialises: {e}"))
     }
 
     /// Read a reply; anything else is an error naming what is wrong, never a panic.

@@ -211,6 +211,21 @@ pub enum Msg {
     Answer(Said),
 }
 
+impl Msg {
+    /// What a message that may run long (the whole script, a file, a link) is doing, in
+    /// words for the panel a WebAssembly fault shows (static/trap.js); `None` for the rest.
+    pub fn long_work(&self) -> Option<&'static str> {
+        Some(match self {
+            Msg::ToEnd => "jumping to the end of the run",
+            Msg::OpenLink(_) => "opening a link",
+            Msg::Import(_) => "importing a file",
+            Msg::LoadFound { .. } | Msg::LoadScenario(..) => "loading a run",
+            Msg::Choose(_) => "replaying the run under another choice",
+            _ => return None,
+        })
+    }
+}
+
 impl AppState {
     pub fn new(scenarios: Vec<Scenario>) -> AppState {
         assert!(!scenarios.is_empty(), "no scenarios to show");
