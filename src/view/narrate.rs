@@ -228,13 +228,7 @@ pub(crate) fn request_words(e: &Event) -> String {
 fn decision(e: &Event, before: &World, after: &World, variant: Option<&str>) -> Option<String> {
     let name = decided_at(e)?;
     let res = after.resource(name).or_else(|| before.resource(name))?;
-    let under = match variant {
-        // A variant named for what it changes (the issuer, a delay) is said by its own name.
-        Some(v) if res.kind.can_fence() && v != res.policy.as_str() => {
-            format!("In “{v}”, under {}", res.policy.as_str())
-        }
-        _ => under(res),
-    };
+    let under = under(res, variant);
     let what = request_words(e);
     Some(match &e.kind {
         EventKind::WriteAccepted {
@@ -276,10 +270,15 @@ fn decision(e: &Event, before: &World, after: &World, variant: Option<&str>) -> 
     })
 }
 
-/// "Under highest-seen", or what the destination is when it cannot fence at all.
-pub(crate) fn under(res: &Resource) -> String {
+/// "Under highest-seen"; "In “no-delay”, under highest-seen" for a variant named for what it
+/// changes (the issuer, a delay); or what the destination is when it cannot fence at all.
+pub(crate) fn under(res: &Resource, variant: Option<&str>) -> String {
     if res.kind.can_fence() {
-        format!("Under {}", res.policy.as_str())
+        let policy = res.policy.as_str();
+        match variant {
+            Some(v) if v != policy => format!("In “{v}”, under {policy}"),
+            _ => format!("Under {policy}"),
+        }
     } else {
         format!("As {} (which cannot fence)", kind_words(&res.kind))
     }

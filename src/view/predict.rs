@@ -339,7 +339,7 @@ impl Predict {
             of: all.len(),
             text: format!(
                 "{}, {} is about to decide {}",
-                under(res),
+                under(res, ahead.variant.as_deref()),
                 d.resource,
                 request_words(e).trim_end_matches(',')
             ) + ". What will it do?",

@@ -793,8 +793,8 @@ pub const SHORTCUTS: [(&str, &str); 7] = [
     ("End", "Jump to end"),
     ("?", "Show these shortcuts (Escape closes)"),
     (
-        "A S M W B D K",
-        "Predict mode: answer Accepted, or Rejected for a Stale token, Missing token, Wrong scope, Business rule, Duplicate replayed or Key reused (the key is on each button)",
+        "A S M W B D K V N I",
+        "Predict mode: answer Accepted, or Rejected for a Stale token, Missing token, Wrong scope, Business rule, Duplicate replayed, Key reused, Version changed, Not the registered token or Key in flight (the key is on each button; only the answers the run can give are offered)",
     ),
 ];
 
@@ -971,6 +971,20 @@ mod tests {
         }
         a.apply(Msg::ToEnd);
         assert!(a.outcome_due().is_some());
+    }
+
+    /// The shortcuts dialog names every answer predict mode can take, with its key.
+    #[test]
+    fn the_shortcuts_name_every_predict_answer() {
+        let (keys, what) = SHORTCUTS
+            .iter()
+            .find(|(_, w)| w.starts_with("Predict mode"))
+            .expect("a predict line");
+        for s in Said::ALL {
+            let key = s.key().to_ascii_uppercase().to_string();
+            assert!(keys.split(' ').any(|k| k == key), "{s:?}'s key in {keys}");
+            assert!(what.to_lowercase().contains(s.reason()), "{s:?} in {what}");
+        }
     }
 
     #[test]
