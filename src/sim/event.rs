@@ -421,6 +421,30 @@ impl Metrics {
         }
     }
 
+    /// Every metric's name as files write it (its field's): what a scenario's
+    /// `expect.metrics` may name, checked without serialising a `Metrics` into a
+    /// `serde_json::Value` (a serializer the page would carry for this alone).
+    pub const NAMES: [&'static str; 18] = [
+        "lease_acquired",
+        "lease_renewed",
+        "renewal_failed",
+        "lease_expired",
+        "lease_released",
+        "writes_accepted",
+        "fencing_rejected_stale",
+        "fencing_rejected_missing_token",
+        "fencing_rejected_wrong_scope",
+        "business_failed",
+        "key_reused",
+        "precondition_failed",
+        "fencing_rejected_not_registered",
+        "key_in_flight",
+        "dedup_replayed",
+        "messages_dropped",
+        "replies_ignored",
+        "violations",
+    ];
+
     /// Name and value of every metric, in a fixed order, for tables.
     pub fn rows(&self) -> Vec<(&'static str, u32)> {
         vec![
@@ -452,5 +476,26 @@ impl Metrics {
             ("replies ignored", self.replies_ignored),
             ("violations", self.violations),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Metrics;
+
+    #[test]
+    fn metric_names_are_the_serialised_fields() {
+        let json = serde_json::to_value(Metrics::default()).unwrap();
+        let fields: Vec<&str> = json
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut names = Metrics::NAMES.to_vec();
+        names.sort_unstable();
+        let mut sorted = fields.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, names);
     }
 }
