@@ -299,7 +299,9 @@ impl Coordinator {
         let Some(b) = self.backup.as_deref().cloned() else {
             return;
         };
-        let epochs: BTreeMap<Name, u64> = self
+        // A list, not a collected map: collecting into a map sorts first, a sort the page's
+        // WASM would carry for this alone.
+        let epochs: Vec<(Name, u64)> = self
             .locks
             .iter()
             .map(|(k, l)| (k.clone(), l.issuer.epoch))
@@ -307,7 +309,9 @@ impl Coordinator {
         self.locks = b;
         for (name, l) in self.locks.iter_mut() {
             // The epoch lives outside the snapshot: that is the point of it.
-            l.issuer.epoch = epochs.get(name).copied().unwrap_or(l.issuer.epoch);
+            if let Some((_, e)) = epochs.iter().find(|(k, _)| k == name) {
+                l.issuer.epoch = *e;
+            }
             l.issuer.bump_epoch();
             l.holder = None;
             l.pending = None;

@@ -422,10 +422,15 @@ impl Ghost {
         if req.multi.is_empty() {
             return;
         }
-        let parts = self
-            .multi
-            .entry(req.op_id.clone())
-            .or_insert_with(|| req.multi.iter().map(|r| (r.clone(), None)).collect());
+        let parts = self.multi.entry(req.op_id.clone()).or_insert_with(|| {
+            // Inserted one by one: collecting into a map sorts first, a sort the page's
+            // WASM would carry for this alone.
+            let mut parts = BTreeMap::new();
+            for r in &req.multi {
+                parts.insert(r.clone(), None);
+            }
+            parts
+        });
         parts.insert(j.resource.into(), Some(part));
         if !parts.values().all(Option::is_some) {
             return;
