@@ -17,8 +17,11 @@ const zlib = require('zlib');
 const BUDGET_KB = 200;
 // A regression guard just above the first load (the budget is BUDGET_KB): 393.4 KB after the
 // explorer's search moved to its Web Worker, plus predict mode (+9.5 KB) and the Redlock
-// preset with the random issuer and equal-token receiver (+3.7 KB): 407.5 KB; docs/performance.md.
-const CEILING_KB = 403;
+// preset with the random issuer and equal-token receiver (+3.7 KB): 407.5 KB; 402.5 KB on
+// 2026-12-07, then 395.2 KB after the size savings of that day (docs/performance.md, "Where
+// the first load's bytes go"). A ratchet: it only moves down, to the first load rounded up to
+// the next whole KB plus 1 KB, whenever a change shrinks the first load.
+const CEILING_KB = 397;
 
 function walk(dir) {
   const out = [];
