@@ -427,3 +427,39 @@ fn following_the_present_cuts_no_text_at_its_left_edge() {
     // moving only right, 605; without moving, 380 and 149.
     assert!(clean * 100 >= views * 95, "{clean} of {views}");
 }
+
+/// Packed, a column starts where the lanes it draws on have room, not past every word of the
+/// column before: at its last step, a story of the core lesson fits a 1280-px page's timeline
+/// (about 1,100 px of diagram) whole, and the presets are together 30% narrower than one column
+/// after another (the compare view's spacing).
+#[test]
+fn the_core_stories_fit_a_desktop_timeline_whole() {
+    let (mut packed, mut aligned, mut fit) = (0, 0, Vec::new());
+    for s in load_presets().into_iter().filter(|s| !s.script.is_empty()) {
+        let mut run = build_run(&s, &Choice::default_for(&s));
+        run.run_script().unwrap();
+        let tl = layout::layout(&run);
+        let one_by_one = layout::layout_with(&run, 1, layout::Spacing::Aligned(&[]));
+        packed += tl.now_x;
+        aligned += one_by_one.now_x;
+        if layout::follow_right(&tl) <= 1100 {
+            assert_eq!(layout::follow_left(&tl, 1100), 0, "{}", s.id);
+            fit.push(s.id.clone());
+        }
+    }
+    eprintln!("packed {packed}, one column after another {aligned}; whole in 1,100 px: {fit:?}");
+    for id in [
+        "happy-takeover",
+        "paused-writer",
+        "delayed-before-new",
+        "omitted-token",
+        "retry-double-debit",
+        "unfenceable-email",
+        "stripe-idempotency",
+    ] {
+        assert!(fit.iter().any(|f| f == id), "{id} does not fit: {fit:?}");
+    }
+    // Measured: 12 of 25 fit (4 did, one column after another).
+    assert!(fit.len() >= 12, "{fit:?}");
+    assert!(packed * 10 <= aligned * 7, "{packed} vs {aligned}");
+}

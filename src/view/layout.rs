@@ -542,6 +542,8 @@ struct Column {
 }
 
 const ANCHOR: &str = "\u{0}anchor";
+/// The least distance between two events on one lane of a column.
+const ANCHOR_SEP: i32 = 60;
 
 impl Column {
     fn lane(&mut self, lane: usize) -> &mut Vec<Slot> {
@@ -606,17 +608,32 @@ impl Column {
             .map_or(0, |e| e.3)
     }
 
+    /// Place each lane's slots in order. A slot with words (a mark's label, a verdict's
+    /// lines) starts past the words before it; an anchor, which has none, needs only to be
+    /// right of the event before it (`ANCHOR_SEP`), so a reply leaves from beside its verdict
+    /// rather than past the verdict's words.
     fn finish(&mut self) {
         let mut width = MIN_COL;
         for (_, v) in self.slots.iter_mut() {
-            let mut off = 0;
+            let (mut words_end, mut last_centre) = (0, i32::MIN / 2);
             for s in v.iter_mut() {
-                s.offset = off;
-                off += s.width;
+                let centre = if s.key.as_deref() == Some(ANCHOR) {
+                    (last_centre + ANCHOR_SEP).max(s.width / 2)
+                } else {
+                    (words_end + s.width / 2).max(last_centre + ANCHOR_SEP)
+                };
+                s.offset = centre - s.width / 2;
+                last_centre = centre;
+                words_end = words_end.max(s.offset + s.width);
             }
-            width = width.max(off);
+            width = width.max(words_end);
         }
         self.width = width + 2 * COL_PAD;
+    }
+
+    /// How far right of its left edge what lane `lane` draws in this column ends.
+    fn lane_extent(v: &[Slot]) -> i32 {
+        v.iter().map(|s| s.offset + s.width).max().unwrap_or(0)
     }
 
     fn x(&self, lane: usize, slot: usize) -> i32 {
@@ -754,7 +771,20 @@ const BEFORE_X: i32 = LEFT - 12;
 /// (a lease, a pause, a message in flight) enters from the left edge; what ended earlier is not
 /// drawn. `first` is clamped to `1..=cursor`.
 pub fn layout_from(run: &Run, first: usize) -> Timeline {
-    layout_with(run, first, &[])
+    layout_with(run, first, Spacing::Packed)
+}
+
+/// How phase 2 places the columns along x.
+#[derive(Clone, Copy, Debug)]
+pub enum Spacing<'a> {
+    /// A column starts where the lanes it draws on have room, so a verdict's words on one
+    /// lane do not push a grant on another to the right: the compact diagram the page draws,
+    /// where a whole story fits one screen more often. Time still runs left to right.
+    Packed,
+    /// One column after another, step `first + i`'s band at least `min[i]` wide: two runs of
+    /// the same steps laid out with the larger of their band widths line up step for step
+    /// (compare view).
+    Aligned(&'a [i32]),
 }
 
 /// The width of each step's band, from step `first` on: what `layout_with` takes to draw
@@ -763,9 +793,8 @@ pub fn band_widths(tl: &Timeline) -> Vec<i32> {
     tl.steps.iter().map(|b| b.x1 - b.x0).collect()
 }
 
-/// As `layout_from`, with step `first + i` at least `min_bands[i]` wide: two runs of the same
-/// steps laid out with the larger of their band widths line up step for step (compare view).
-pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
+/// As `layout_from`, with the columns spaced as `spacing` says.
+pub fn layout_with(run: &Run, first: usize, spacing: Spacing) -> Timeline {
     let world = run.world();
     let lanes = lanes(world);
     let cursor = run.cursor();
@@ -780,8 +809,8 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
     // 1. Columns and slots.
     let (mut cols, spots) = columns(run, first, &lanes);
     // 2. x for every tick and column, and the steps' bands.
-    let axis = axis(&mut cols, start_tick, world.now(), first, min_bands);
-    let steps = step_bands(&cols, cursor);
+    let axis = axis(&mut cols, start_tick, world.now(), first, spacing);
+    let steps = step_bands(&cols, cursor, spacing);
     let spot_x = |sp: &Spot| -> i32 {
         let c = &cols[sp.col];
         match sp.at {
@@ -789,11 +818,17 @@ pub fn layout_with(run: &Run, first: usize, min_bands: &[i32]) -> Timeline {
             None => c.x0 + c.width / 2,
         }
     };
+    // Where step `s` ends for what the world says after it (a bar it ended, one it began):
+    // its band's end, and never past where the next step begins (packed, the next step's
+    // first column may start inside this band).
     let band_end = |s: usize| {
         if s < first {
             return BEFORE_X;
         }
-        steps.get(s - first).map_or(LEFT, |b: &StepBand| b.x1)
+        let end = steps.get(s - first).map_or(LEFT, |b: &StepBand| b.x1);
+        steps.get(s + 1 - first).map_or(end, |next: &StepBand| {
+            end.min(next.x0.max(steps[s - first].x0))
+        })
     };
 
     // 3. Walk the events, drawing as we go.
@@ -937,75 +972,135 @@ struct Axis {
     now_x: i32,
 }
 
-/// Phase 2: x for every tick and column, from `start_tick` to `now`; a step's band at least
-/// `min_bands[step - first]` wide; long idle stretches compressed into gaps.
-fn axis(cols: &mut [Column], start_tick: Tick, now: Tick, first: usize, min_bands: &[i32]) -> Axis {
+/// Packed, how far right of a column's last event the next column's first is at least:
+/// enough to tell their times apart, and to give a message between them a slope.
+const ADVANCE: i32 = 22;
+
+/// Phase 2: x for every tick and column, from `start_tick` to `now`, spaced as `spacing`
+/// says; long idle stretches compressed into gaps.
+fn axis(cols: &mut [Column], start_tick: Tick, now: Tick, first: usize, spacing: Spacing) -> Axis {
     let mut gaps = Vec::new();
     let mut labels = Vec::new();
+    // Aligned, where the next column starts; packed, the least x of its first event.
     let mut x = LEFT;
+    // Packed: per lane, the right edge of what its columns drew so far; and the right edge
+    // of all of them.
+    let mut lane_end: Vec<i32> = Vec::new();
+    let mut reach = LEFT;
     let mut t: Tick = start_tick;
     let mut next = 0; // the first column not yet placed
     let mut band_x0 = LEFT; // where the band of the step being placed began
     while t <= now {
         if cols.get(next).is_some_and(|c| c.tick == t) {
-            labels.push(TickLabel { x, tick: t });
+            let mut tick_x = None;
             while cols.get(next).is_some_and(|c| c.tick == t) {
                 let last = cols.get(next + 1).is_none_or(|n| n.step != cols[next].step);
                 let c = &mut cols[next];
-                c.x0 = x;
-                x += c.width;
-                if last {
-                    // A step's band ends with its last column: widen that to the minimum.
-                    let want = min_bands.get(c.step - first).copied().unwrap_or(0);
-                    if x - band_x0 < want {
-                        c.width += want - (x - band_x0);
-                        x = band_x0 + want;
+                match spacing {
+                    Spacing::Packed => {
+                        // Where the column's events are, from its left edge.
+                        let centres = c
+                            .slots
+                            .iter()
+                            .flat_map(|(_, v)| v.iter().map(|s| COL_PAD + s.offset + s.width / 2));
+                        let (first_c, last_c) =
+                            centres.fold((i32::MAX, i32::MIN), |(a, b), o| (a.min(o), b.max(o)));
+                        let (first_c, last_c) = if first_c > last_c {
+                            (c.width / 2, c.width / 2)
+                        } else {
+                            (first_c, last_c)
+                        };
+                        // Time: its first event right of every earlier one. Room: what it
+                        // draws on a lane clear of what that lane drew before.
+                        let mut x0 = (x - first_c).max(LEFT);
+                        for (l, _) in &c.slots {
+                            if let Some(end) = lane_end.get(*l) {
+                                x0 = x0.max(end - COL_PAD);
+                            }
+                        }
+                        c.x0 = x0;
+                        for (l, v) in &c.slots {
+                            if lane_end.len() <= *l {
+                                lane_end.resize(l + 1, LEFT);
+                            }
+                            lane_end[*l] = x0 + COL_PAD + Column::lane_extent(v);
+                        }
+                        reach = reach.max(x0 + c.width);
+                        tick_x = tick_x.or(Some(x0 + first_c - ADVANCE / 2));
+                        x = x0 + last_c + ADVANCE;
                     }
-                    band_x0 = x;
+                    Spacing::Aligned(min_bands) => {
+                        c.x0 = x;
+                        x += c.width;
+                        if last {
+                            // A step's band ends with its last column: widen that to the minimum.
+                            let want = min_bands.get(c.step - first).copied().unwrap_or(0);
+                            if x - band_x0 < want {
+                                c.width += want - (x - band_x0);
+                                x = band_x0 + want;
+                            }
+                            band_x0 = x;
+                        }
+                        tick_x = tick_x.or(Some(c.x0));
+                        reach = x;
+                    }
                 }
                 next += 1;
             }
+            labels.push(TickLabel {
+                x: tick_x.unwrap_or(x),
+                tick: t,
+            });
             t += 1;
         } else {
-            // A run of ticks with nothing in them.
+            // A run of ticks with nothing in them. A long one is a gap, drawn clear of
+            // everything before it; a short one only moves time on.
             let a = t;
             let until = cols.get(next).map_or(now + 1, |c| c.tick.min(now + 1));
             t = until.max(a + 1);
             let n = t - a;
-            let width = if n <= MAX_EMPTY_RUN {
-                n as i32 * EMPTY_TICK
+            if n <= MAX_EMPTY_RUN {
+                x += n as i32 * EMPTY_TICK;
             } else {
-                4 * EMPTY_TICK + GAP_W
-            };
-            if n > MAX_EMPTY_RUN {
+                x = x.max(reach);
                 gaps.push(Gap {
                     x0: x + 2 * EMPTY_TICK,
                     x1: x + 2 * EMPTY_TICK + GAP_W,
                     ticks: n,
                 });
+                x += 4 * EMPTY_TICK + GAP_W;
             }
-            x += width;
+            reach = reach.max(x);
         }
     }
     Axis {
         gaps,
         labels,
-        now_x: x + 8,
+        now_x: x.max(reach) + 8,
     }
 }
 
 /// Step bands: each from the end of the previous step to the end of its last column.
-fn step_bands(cols: &[Column], cursor: usize) -> Vec<StepBand> {
+///
+/// Packed, a band runs from its first column to the end of its widest, and may begin inside
+/// the band before it: the current step's highlight then covers what it drew.
+fn step_bands(cols: &[Column], cursor: usize, spacing: Spacing) -> Vec<StepBand> {
     let mut steps: Vec<StepBand> = Vec::new();
     let mut prev_end = LEFT;
     for c in cols {
         let end = (c.x0 + c.width).max(prev_end);
         match steps.last_mut() {
-            Some(b) if b.step == c.step => b.x1 = end,
+            Some(b) if b.step == c.step => b.x1 = b.x1.max(c.x0 + c.width),
             _ => steps.push(StepBand {
                 step: c.step,
-                x0: prev_end,
-                x1: end,
+                x0: match spacing {
+                    Spacing::Packed => c.x0,
+                    Spacing::Aligned(_) => prev_end,
+                },
+                x1: match spacing {
+                    Spacing::Packed => c.x0 + c.width,
+                    Spacing::Aligned(_) => end,
+                },
                 current: c.step == cursor,
             }),
         }
@@ -1344,15 +1439,24 @@ impl<'a> Painter<'a> {
             recent,
             text: None,
         });
+        // On the arrow where the hold was, but never past the sender's lane: a hold of A's
+        // message drawn on B's lane (which the arrow crosses) read as B's.
+        let sender = &self.lanes[m.from];
+        let (top, bottom) = (sender.y + 8, sender.y + sender.h - 8);
         for &hx in &m.holds {
             let f = if x1 == m.x0 {
                 0.5
             } else {
                 ((hx - m.x0) as f64 / (x1 - m.x0) as f64).clamp(0.0, 1.0)
             };
-            let y = y0 + ((y1 - y0) as f64 * f) as i32;
+            let mut y = y0 + ((y1 - y0) as f64 * f) as i32;
+            let mut x = hx.clamp(m.x0.min(x1), m.x0.max(x1));
+            if y1 != y0 && !(top..=bottom).contains(&y) {
+                y = y.clamp(top, bottom);
+                x = m.x0 + ((x1 - m.x0) as f64 * (y - y0) as f64 / (y1 - y0) as f64) as i32;
+            }
             self.tl.marks.push(Mark {
-                x: hx.clamp(m.x0.min(x1), m.x0.max(x1)),
+                x,
                 y,
                 lane: None,
                 glyph: "‖".into(),
@@ -1689,10 +1793,16 @@ fn seed_in_flight(
 /// Messages still in flight all end at "now": move their ends apart so their labels do not
 /// print over each other.
 fn spread_pending(arrows: &mut [Arrow]) {
-    let mut pending: Vec<usize> = (0..arrows.len())
-        .filter(|&i| matches!(arrows[i].state, ArrowState::InFlight | ArrowState::Held))
-        .collect();
-    pending.sort_by_key(|&i| (arrows[i].y1, arrows[i].id));
+    // Kept in order as they are found (a handful), not sorted after: a sort of its own
+    // would be one more copy of the standard sort in the page's WASM.
+    let mut pending: Vec<(i32, u32, usize)> = Vec::new();
+    for (i, a) in arrows.iter().enumerate() {
+        if matches!(a.state, ArrowState::InFlight | ArrowState::Held) {
+            let k = (a.y1, a.id, i);
+            pending.insert(pending.partition_point(|p| *p < k), k);
+        }
+    }
+    let pending = pending.into_iter().map(|(_, _, i)| i);
     let mut last = i32::MIN / 2;
     for i in pending {
         if arrows[i].y1 < last + 16 {
@@ -2331,13 +2441,14 @@ impl Placer {
         let Some(own) = b.text.as_ref().map(TextBox::of) else {
             return room;
         };
+        // In order as found (see `spread_pending`: no sort of its own).
         let mut taken: Vec<(i32, i32)> = Vec::new();
         self.hard.each(b.x0, b.x1, |h| {
             if *h != own && h.y0 < own.y1 && own.y0 < h.y1 && h.x0 < b.x1 && b.x0 < h.x1 {
-                taken.push((h.x0, h.x1));
+                let k = (h.x0, h.x1);
+                taken.insert(taken.partition_point(|t| *t < k), k);
             }
         });
-        taken.sort();
         let mut x = b.x0;
         for (a, z) in taken {
             if a > x {
@@ -2398,7 +2509,10 @@ pub fn follow_left(tl: &Timeline, view: i32) -> i32 {
     right.extend(edges().filter(|&x| x > left && x <= most));
     right.sort();
     let mut back: Vec<i32> = edges().filter(|&x| x >= least && x < left).collect();
-    back.sort_by(|a, b| b.cmp(a));
+    // Sorted up and reversed rather than sorted by a reversed comparison: the same sort as
+    // `right` above, one copy of it in the WASM instead of two.
+    back.sort();
+    back.reverse();
     right
         .iter()
         .copied()
@@ -3008,7 +3122,35 @@ mod tests {
         let run = run_to_end("paused-writer", 0);
         let tl = layout(&run);
         for w in tl.steps.windows(2) {
-            assert!(w[0].x1 <= w[1].x0 && w[0].x0 <= w[0].x1);
+            assert!(w[0].x0 < w[1].x0 && w[0].x0 <= w[0].x1);
+        }
+        let (cols, _) = columns(&run, 1, &tl.lanes);
+        let mut cols = cols;
+        axis(&mut cols, 0, run.world().now(), 1, Spacing::Packed);
+        let centres = |c: &Column| -> Vec<(usize, i32, i32)> {
+            c.slots
+                .iter()
+                .flat_map(|(l, v)| (0..v.len()).map(move |k| (*l, k)))
+                .map(|(l, k)| {
+                    let half = c.slots.iter().find(|(m, _)| *m == l).unwrap().1[k].width / 2;
+                    (l, c.x(l, k) - half, c.x(l, k) + half)
+                })
+                .collect()
+        };
+        for (i, a) in cols.iter().enumerate() {
+            for b in &cols[i + 1..] {
+                for (la, a0, a1) in centres(a) {
+                    for (lb, b0, b1) in centres(b) {
+                        assert!(
+                            (b0 + b1) > (a0 + a1),
+                            "a later event is drawn right of an earlier one"
+                        );
+                        if la == lb {
+                            assert!(b0 >= a1, "what one lane draws keeps apart");
+                        }
+                    }
+                }
+            }
         }
         for w in tl.ticks.windows(2) {
             assert!(w[1].x - w[0].x >= 34, "labels keep their distance");
@@ -3047,6 +3189,49 @@ mod tests {
         assert_eq!(ends.len(), s.workers.len());
         ends.sort();
         assert!(ends.windows(2).all(|w| w[1] - w[0] >= 16), "{ends:?}");
+    }
+
+    #[test]
+    fn a_hold_is_marked_on_the_senders_lane() {
+        // A's write crosses B's and C's lanes on its way to the store: held some ticks after
+        // it left, its mark stays on the arrow inside A's lane, not where the arrow is then.
+        let s = presets::get("sandbox").unwrap();
+        let mut run = Run::new(&s, None);
+        let write = run.world().write_to("A", "store").unwrap();
+        run.act(Action::Write {
+            worker: "A".into(),
+            write,
+        })
+        .unwrap();
+        let id = run.world().network().in_flight[0].id;
+        for w in ["B", "C"] {
+            run.act(Action::Acquire {
+                worker: w.into(),
+                lock: None,
+            })
+            .unwrap();
+        }
+        run.act(Action::Hold {
+            msg: crate::sim::MsgSel::id(id),
+            until: None,
+        })
+        .unwrap();
+        run.act(Action::Unhold {
+            msg: crate::sim::MsgSel::id(id),
+        })
+        .unwrap();
+        run.act(Action::Advance { ticks: 1 }).unwrap();
+        let tl = layout(&run);
+        let a = &tl.lanes[1];
+        assert_eq!(a.name, "A");
+        let held: Vec<&Mark> = tl.marks.iter().filter(|m| m.class == "m-held").collect();
+        assert_eq!(held.len(), 1, "{:?}", tl.marks);
+        let m = held[0];
+        assert!(m.y > a.y && m.y < a.y + a.h, "{m:?} outside {a:?}");
+        let arrow = tl.arrows.iter().find(|x| x.kind == "write").unwrap();
+        // On the arrow's line, to a pixel.
+        let on = arrow.y0 + (arrow.y1 - arrow.y0) * (m.x - arrow.x0) / (arrow.x1 - arrow.x0);
+        assert!((on - m.y).abs() <= 2, "{m:?} off {arrow:?}");
     }
 
     #[test]
