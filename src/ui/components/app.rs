@@ -2,7 +2,7 @@
 
 use super::alert::ErrorBar;
 use super::compare::Compare;
-use super::controls::Controls;
+use super::controls::{Controls, PlayOptions};
 use super::embed_dialog::EmbedDialog;
 use super::event_log::EventLog;
 use super::explorer::ExplorePanel;
@@ -59,16 +59,17 @@ pub fn App() -> Html {
                 <ErrorBar />
                 <main class={classes!("app", "embed", options.sandbox.then_some("with-hands"))}>
                     <h1 class="visually-hidden">{title}</h1>
+                    <Controls />
                     <Timeline />
                     <div class="story">
                         <Narration hands={options.sandbox} />
                         <Predict />
-                        <Controls />
+                        <PlayOptions />
                     </div>
                     if options.sandbox {
                         <div class="hands">
                             <InFlight />
-                            <Sandbox />
+                            <Sandbox unfolded=true />
                         </div>
                     }
                     <Shortcuts />
@@ -93,13 +94,15 @@ pub fn App() -> Html {
                     <Shortcuts />
                     <Export />
                 </header>
+                // Stepping first, sticky above the timeline: on the first screen at any width.
+                <Controls />
                 <main>
                     <div class="grid">
                         <Timeline />
                         <div class="story">
                             <Narration />
                             <Predict />
-                            <Controls />
+                            <PlayOptions />
                         </div>
                         <div class="hands">
                             <InFlight />

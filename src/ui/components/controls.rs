@@ -1,4 +1,6 @@
-//! Playback: play/pause, step, jump, speed and the scrub slider over steps.
+//! Playback: the bar that steps the run (play/pause, step, jump and the scrub slider over
+//! steps), kept in sight above the timeline, and the options beside the story (speed,
+//! predict mode).
 
 use super::msg_button;
 use crate::ui::state::use_app;
@@ -7,18 +9,11 @@ use crate::view::text;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+/// The bar: sticky at the top of the page (style.css, `.playbar`), so that stepping is
+/// always within reach of the timeline, on a phone as on a desktop.
 #[component]
 pub fn Controls() -> Html {
     let state = use_app();
-    let speed_ref = use_node_ref();
-    {
-        let r = speed_ref.clone();
-        use_effect_with(state.speed, move |speed| {
-            if let Some(s) = r.cast::<HtmlSelectElement>() {
-                s.set_value(&speed.to_string());
-            }
-        });
-    }
     let run = &state.run;
     let cursor = run.cursor();
     let planned = text::planned_len(run);
@@ -30,16 +25,6 @@ pub fn Controls() -> Html {
     } else {
         format!("Step {cursor}")
     };
-
-    let on_speed = {
-        let d = state.dispatcher();
-        Callback::from(move |e: Event| {
-            let sel: HtmlSelectElement = e.target_unchecked_into();
-            if let Ok(ms) = sel.value().parse() {
-                d.dispatch(Msg::SetSpeed(ms));
-            }
-        })
-    };
     let on_scrub = {
         let d = state.dispatcher();
         Callback::from(move |e: InputEvent| {
@@ -47,13 +32,6 @@ pub fn Controls() -> Html {
             if let Ok(i) = input.value().parse() {
                 d.dispatch(Msg::Seek(i));
             }
-        })
-    };
-    let on_predict = {
-        let d = state.dispatcher();
-        Callback::from(move |e: Event| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            d.dispatch(Msg::Predict(input.checked()));
         })
     };
     // Predict mode asks before the next step: forward waits for the answer.
@@ -65,8 +43,8 @@ pub fn Controls() -> Html {
     };
 
     html! {
-        <section class="panel controls" aria-labelledby="controls-h">
-            <h2 id="controls-h">{"Playback"}</h2>
+        <section class="controls playbar" aria-labelledby="controls-h">
+            <h2 id="controls-h" class="visually-hidden">{"Playback"}</h2>
             <div class="buttons">
                 {msg_button(&state, Msg::ToStart, "«", "Back to start", at_start, "ctl")}
                 {msg_button(&state, Msg::StepBack, "‹", "Step back", at_start, "ctl")}
@@ -79,6 +57,41 @@ pub fn Controls() -> Html {
                 <input id="scrub" type="range" aria-label="Scrub" min="0" max={planned.max(cursor).to_string()}
                     step="1" value={cursor.to_string()} oninput={on_scrub} />
             </div>
+        </section>
+    }
+}
+
+/// How the run plays: its speed, and predict mode (which stops before each verdict).
+#[component]
+pub fn PlayOptions() -> Html {
+    let state = use_app();
+    let speed_ref = use_node_ref();
+    {
+        let r = speed_ref.clone();
+        use_effect_with(state.speed, move |speed| {
+            if let Some(s) = r.cast::<HtmlSelectElement>() {
+                s.set_value(&speed.to_string());
+            }
+        });
+    }
+    let on_speed = {
+        let d = state.dispatcher();
+        Callback::from(move |e: Event| {
+            let sel: HtmlSelectElement = e.target_unchecked_into();
+            if let Ok(ms) = sel.value().parse() {
+                d.dispatch(Msg::SetSpeed(ms));
+            }
+        })
+    };
+    let on_predict = {
+        let d = state.dispatcher();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            d.dispatch(Msg::Predict(input.checked()));
+        })
+    };
+    html! {
+        <section class="panel play-options" aria-label="Playback options">
             <label class="check predict-toggle">
                 <input type="checkbox" checked={state.predict.on} onchange={on_predict} />
                 {" Predict mode: stop before each verdict and guess it"}

@@ -92,7 +92,7 @@ pub(crate) fn msg_button(
     let d = state.dispatcher();
     let onclick = Callback::from(move |_: MouseEvent| d.dispatch(msg.clone()));
     html! {
-        <button type="button" {class} aria-label={text.to_string()} {disabled} {onclick}>
+        <button type="button" {class} aria-label={text.to_string()} title={text.to_string()} {disabled} {onclick}>
             <span class="icon" aria-hidden="true">{icon.to_string()}</span>
             <span class="label">{text.to_string()}</span>
         </button>

@@ -34,8 +34,15 @@ fn token_note(wk: &crate::sim::worker::Worker) -> String {
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct SandboxProps {
+    /// Open whatever the run: an embed that asked for the sandbox (`&sandbox`) wants it.
+    #[prop_or(false)]
+    pub unfolded: bool,
+}
+
 #[component]
-pub fn Sandbox() -> Html {
+pub fn Sandbox(props: &SandboxProps) -> Html {
     let state = use_app();
     let w = state.run.world();
     let a = |action: Action, text: &str, name: String| act_button(&state, action, text, name);
@@ -105,10 +112,20 @@ pub fn Sandbox() -> Html {
         }
     });
 
+    // Folded beside a scripted story until the reader takes over: when the script has nothing
+    // more to say, or once they have acted. A reader can open it at any time.
+    let run = &state.run;
+    let open = props.unfolded
+        || run.scenario.script.is_empty()
+        || run.has_user_actions()
+        || run.next_script_step().is_none();
     html! {
-        <section class="panel sandbox" aria-labelledby="sandbox-h">
-            <h2 id="sandbox-h">{"Sandbox"}</h2>
-            <p class="note">{"Act on the world at the current step. Acting after stepping back forks the run from there."}</p>
+        <details class="panel sandbox tool" {open}>
+            <summary>
+                <h2 id="sandbox-h">{"Sandbox"}</h2>
+                <span class="summary-note">{"Take over: act on the world at the current step."}</span>
+            </summary>
+            <p class="note">{"Acting after stepping back forks the run from there."}</p>
             <div class="time">{buttons(vec![
                 (Action::Advance { ticks: 1 }, "Advance 1 tick".into(), "Advance 1 tick".into()),
                 (Action::Advance { ticks: 5 }, "Advance 5 ticks".into(), "Advance 5 ticks".into()),
@@ -126,6 +143,6 @@ pub fn Sandbox() -> Html {
                 ])}
             </fieldset>
             {for resources}
-        </section>
+        </details>
     }
 }

@@ -226,6 +226,7 @@ pub(crate) fn Diagram(p: &DiagramProps) -> Html {
             }
         });
     }
+    let drag = drag_to_scroll();
     html! {
         <>
         <div class="tl-wrap">
@@ -237,7 +238,8 @@ pub(crate) fn Diagram(p: &DiagramProps) -> Html {
                 }
             </div>
             // Focusable, so a keyboard can scroll it (axe: scrollable-region-focusable).
-            <div class="tl-scroll" tabindex="0" ref={scroller.clone()} onscroll={p.onscroll.clone()}>
+            <div class="tl-scroll" tabindex="0" ref={scroller.clone()} onscroll={p.onscroll.clone()}
+                onpointerdown={drag.0} onpointermove={drag.1} onpointerup={drag.2.clone()} onpointercancel={drag.2}>
                 <svg class="tl-svg" xmlns="http://www.w3.org/2000/svg" width={s(tl.width)} height={s(tl.height)}
                     viewBox={format!("0 0 {} {}", tl.width, tl.height)} role="group" aria-labelledby={p.label.clone()} aria-describedby={p.desc_id.clone()}>
                     <desc id={p.desc_id.clone()}>{p.desc.clone()}</desc>
@@ -286,6 +288,49 @@ pub(crate) fn Diagram(p: &DiagramProps) -> Html {
         </p>
         </>
     }
+}
+
+/// Dragging the diagram with a mouse or a pen moves it in time, as a finger already does: a
+/// story wider than the view is one gesture from its start. A drag of a few pixels is still
+/// a click (on a verdict, say). The cursor and selection while dragging are style.css's
+/// (`.tl-scroll:active`).
+fn drag_to_scroll() -> (
+    Callback<PointerEvent>,
+    Callback<PointerEvent>,
+    Callback<PointerEvent>,
+) {
+    use std::cell::Cell;
+    // Where the drag began: the pointer's x and the scroller's scroll then.
+    let from: Rc<Cell<Option<(i32, i32)>>> = Rc::default();
+    let scroller = |e: &PointerEvent| {
+        e.current_target()
+            .and_then(|t| t.dyn_into::<Element>().ok())
+    };
+    let down = {
+        let from = from.clone();
+        Callback::from(move |e: PointerEvent| {
+            if e.pointer_type() != "touch" && e.button() == 0 {
+                from.set(scroller(&e).map(|el| (e.client_x(), el.scroll_left())));
+            }
+        })
+    };
+    let moved = {
+        let from = from.clone();
+        Callback::from(move |e: PointerEvent| {
+            // Released outside the diagram: the drag ended there.
+            if e.buttons() & 1 == 0 {
+                from.set(None);
+            }
+            if let (Some((x, left)), Some(el)) = (from.get(), scroller(&e)) {
+                let dx = e.client_x() - x;
+                if dx.abs() > 4 {
+                    el.set_scroll_left(left - dx);
+                }
+            }
+        })
+    };
+    let up = Callback::from(move |_: PointerEvent| from.set(None));
+    (down, moved, up)
 }
 
 #[derive(Properties)]
@@ -351,8 +396,16 @@ fn now_line(tl: &Tl) -> Html {
     line("now", x, y0, x, y1, None)
 }
 
+/// The legend, folded on a narrow screen (where it took eight lines above the diagram) and
+/// open on a wide one; either way the reader can toggle it.
 fn legend() -> Html {
+    let wide = web_sys::window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|w| w.as_f64())
+        .is_none_or(|w| w >= 760.0);
     html! {
+        <details class="legend-fold" open={wide}>
+        <summary>{"Legend"}</summary>
         <ul class="legend" aria-label="Legend">
             for (sw, words) in layout::LEGEND {
                 <li>
@@ -365,6 +418,7 @@ fn legend() -> Html {
                 </li>
             }
         </ul>
+        </details>
     }
 }
 
