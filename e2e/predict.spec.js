@@ -26,19 +26,19 @@ test('app: a right and a wrong prediction, the score, and a button back to the s
 
   // B's write is decided in step 8: the run stops before it.
   await stepToQuestion(page, 8);
-  await expect(predictPanel(page).locator('.question')).toContainText('Under highest-seen, report is about to decide B-write, carrying token 42');
+  await expect(predictPanel(page).locator('.question')).toContainText('Under highest-seen, report is about to decide B\'s write “B\'s report”, carrying token 42');
   // a store with a fence: no business rule, no duplicate to answer
   await expect(button(page, 'Rejected: Business rule')).toHaveCount(0);
   await button(page, 'Accepted').click();
   await expect(narration(page).locator('.entry')).toContainText('Script step 8 of');
-  await expect(narration(page).locator('.prediction.right')).toContainText('Right: report accepted B-write.');
+  await expect(narration(page).locator('.prediction.right')).toContainText('Right: report accepted B\'s write “B\'s report”.');
 
   // A's stale write: said accepted, refused as stale.
   await stepToQuestion(page, 10);
-  await expect(predictPanel(page).locator('.question')).toContainText('A-stale, carrying token 41');
+  await expect(predictPanel(page).locator('.question')).toContainText('A\'s write “A\'s report”, carrying token 41');
   await button(page, 'Accepted').click();
   const wrong = narration(page).locator('.prediction.wrong');
-  await expect(wrong).toContainText('Wrong: you said accepted; report rejected A-stale: stale token.');
+  await expect(wrong).toContainText('Wrong: you said accepted; report rejected A\'s write “A\'s report”: stale token.');
   await expect(wrong).toContainText('already seen 42, newer than 41');
   // said inside the narration's live region, so a screen reader hears it
   await expect(page.locator('[aria-live] .prediction.wrong')).toHaveCount(1);
@@ -95,13 +95,13 @@ test('keyboard only: the question takes the focus, a letter answers, focus goes 
   await expect(button(page, 'Accepted')).toBeFocused();
   await expect(button(page, 'Accepted')).toHaveAttribute('aria-keyshortcuts', 'A');
   await page.keyboard.press('a');
-  await expect(narration(page).locator('.prediction.right')).toContainText('Right: report accepted B-write.');
+  await expect(narration(page).locator('.prediction.right')).toContainText('Right: report accepted B\'s write “B\'s report”.');
   await expect(fwd).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(button(page, 'Accepted')).toBeFocused();
   await expect(button(page, 'Rejected: Stale token')).toHaveAttribute('aria-keyshortcuts', 'S');
   await page.keyboard.press('s');
-  await expect(narration(page).locator('.prediction.right')).toContainText('Right: report rejected A-stale: stale token.');
+  await expect(narration(page).locator('.prediction.right')).toContainText('Right: report rejected A\'s write “A\'s report”: stale token.');
   await expect(fwd).toBeFocused();
   await page.keyboard.press('End');
   await expect(predictPanel(page).locator('.score')).toHaveText('Run over: you predicted 2 of 2 verdicts right.');
@@ -117,10 +117,10 @@ test('embed: ?embed&predict asks in the frame, the same way', async ({ page, pag
   // The expected outcome would give the answers away: it waits for the end.
   await expect(narration(page).locator('.outcome')).toHaveCount(0);
   await stepToQuestion(page, 7);
-  await expect(predictPanel(page).locator('.question')).toContainText('A-delayed, carrying token 41');
+  await expect(predictPanel(page).locator('.question')).toContainText('A\'s write “A\'s report”, carrying token 41');
   await button(page, 'Rejected: Stale token').click();
   const wrong = narration(page).locator('.prediction.wrong');
-  await expect(wrong).toContainText('Wrong: you said rejected: stale token; report accepted A-delayed.');
+  await expect(wrong).toContainText('Wrong: you said rejected: stale token; report accepted A\'s write “A\'s report”.');
   await expect(wrong).toContainText('has not heard of any token newer than 41');
   await stepToQuestion(page, 9);
   await button(page, 'Accepted').click();

@@ -8,6 +8,8 @@
 //!   (a sandbox action, a loaded counterexample) what the action was and what followed.
 
 use crate::sim::event::{Event, EventKind};
+use crate::sim::message::Message;
+use crate::sim::request::Op;
 use crate::sim::resource::{Compared, Policy, Resource, ResourceKind};
 use crate::sim::run::{Entry, Run};
 use crate::sim::token::Token;
@@ -215,11 +217,49 @@ pub fn violation_name(k: ViolationKind) -> &'static str {
 }
 
 /// "A-stale, carrying token 41", "A1, carrying no token".
-pub(crate) fn request_words(e: &Event) -> String {
-    let id = e.request.as_deref().unwrap_or("?");
+pub(crate) fn request_words(e: &Event, worlds: [&World; 2]) -> String {
+    let name = request_name(worlds, e.request.as_deref().unwrap_or("?"));
     match &e.token {
-        Some(t) => format!("{id}, carrying token {t},"),
-        None => format!("{id}, carrying no token,"),
+        Some(t) => format!("{name}, carrying token {t},"),
+        None => format!("{name}, carrying no token,"),
+    }
+}
+
+/// A request in words, as a reader of the story knows it: whose it is and what it asks —
+/// "A's write “A's report”", "B's debit of 10" — found in the worlds before and after the
+/// step that decided it: on its way, checked and waiting to be written, or among its
+/// sender's prepared and last-sent writes. The label a scenario gave it (`A-stale`) is for
+/// the diagram, the log and the JSON; "request A-stale" only when it cannot be found.
+pub(crate) fn request_name(worlds: [&World; 2], id: &str) -> String {
+    let found = worlds.iter().find_map(|w| {
+        let on_the_way = w
+            .network()
+            .in_flight
+            .iter()
+            .filter_map(|env| match &env.msg {
+                Message::Write(r) => Some(r),
+                _ => None,
+            });
+        let checked = w
+            .resources()
+            .iter()
+            .flat_map(|r| r.checked.iter().map(|c| &c.request));
+        let senders = w
+            .workers()
+            .iter()
+            .flat_map(|k| k.prepared.iter().chain(&k.last_sent));
+        on_the_way
+            .chain(checked)
+            .chain(senders)
+            .find(|r| r.id.as_str() == id)
+    });
+    match found {
+        Some(r) => match &r.op {
+            Op::Set(v) => format!("{}'s write “{v}”", r.from),
+            Op::Debit(n) => format!("{}'s debit of {n}", r.from),
+            Op::Credit(n) => format!("{}'s credit of {n}", r.from),
+        },
+        None => format!("request {id}"),
     }
 }
 
@@ -229,7 +269,7 @@ fn decision(e: &Event, before: &World, after: &World, variant: Option<&str>) -> 
     let name = decided_at(e)?;
     let res = after.resource(name).or_else(|| before.resource(name))?;
     let under = under(res, variant);
-    let what = request_words(e);
+    let what = request_words(e, [before, after]);
     Some(match &e.kind {
         EventKind::WriteAccepted {
             no_op, compared, ..
@@ -439,7 +479,9 @@ mod tests {
         let r = run("paused-writer", Policy::Unfenced);
         let v = texts(verdicts(&r, decisive(&r, "A-stale")));
         assert!(
-            v.starts_with("Under unfenced, report accepted A-stale, carrying token 41"),
+            v.starts_with(
+                "Under unfenced, report accepted A's write “A's report”, carrying token 41"
+            ),
             "{v}"
         );
         assert!(v.contains("That is a stale overwrite"), "{v}");
@@ -448,7 +490,7 @@ mod tests {
             let r = run("paused-writer", p);
             let v = texts(verdicts(&r, decisive(&r, "A-stale")));
             assert!(
-                v.contains(&format!("Under {}, report rejected A-stale, carrying token 41, as stale: 41 is below the highest it has seen, 42.", p.as_str())),
+                v.contains(&format!("Under {}, report rejected A's write “A's report”, carrying token 41, as stale: 41 is below the highest it has seen, 42.", p.as_str())),
                 "{v}"
             );
             assert!(v.ends_with("It still holds “B's report”."), "{v}");
@@ -461,7 +503,8 @@ mod tests {
     }
 
     /// Every decision a resource takes, in every preset under every policy, is said in its
-    /// step, with the word of the outcome the model recorded.
+    /// step, with the word of the outcome the model recorded, and names its request in words
+    /// (whose, asking what), never by the scenario's label alone.
     #[test]
     fn every_decision_in_every_preset_is_said() {
         for s in load_presets() {
@@ -494,7 +537,11 @@ mod tests {
                             s.id,
                             p.as_str()
                         );
-                        assert!(line.contains(e.request.as_deref().unwrap()), "{line}");
+                        let id = e.request.as_deref().unwrap();
+                        let name =
+                            request_name([r.world_at(i - 1).unwrap(), r.world_at(i).unwrap()], id);
+                        assert!(!name.starts_with("request "), "{} step {i}: {name}", s.id);
+                        assert!(line.contains(&name), "{line}");
                     }
                     for e in events {
                         if let EventKind::Violation { kind, .. } = e.kind {
@@ -521,7 +568,7 @@ mod tests {
         let v = texts(verdicts(&r, decisive_accept(&r, "A-stale")));
         assert!(!v.contains("above the highest it had seen, 42"), "{v}");
         assert!(
-            v.contains("accepted A-stale, carrying token 41, without comparing tokens again: it passed its check at t="),
+            v.contains("accepted A's write “A's report”, carrying token 41, without comparing tokens again: it passed its check at t="),
             "{v}"
         );
         assert!(

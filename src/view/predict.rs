@@ -12,7 +12,7 @@
 //! Answers are kept per scenario and receiver choice, in the page's memory and in the view's
 //! link (`~predict=8a,10s` after the `#v1.…` fragment; [`Predict::suffix`]); nothing is stored.
 
-use super::narrate::{request_words, under};
+use super::narrate::{request_name, request_words, under};
 use crate::sim::event::{Event, EventKind};
 use crate::sim::resource::{Policy, Resource, ResourceKind};
 use crate::sim::run::Run;
@@ -185,7 +185,10 @@ pub fn decisions(run: &Run, i: usize) -> Vec<Decision> {
             };
             Some(Decision {
                 resource,
-                request: e.request.as_deref().unwrap_or("?").to_string(),
+                request: match (run.world_at(i - 1), run.world_at(i)) {
+                    (Some(b), Some(a)) => request_name([b, a], e.request.as_deref().unwrap_or("?")),
+                    _ => String::new(),
+                },
                 truth,
                 event,
             })
@@ -211,7 +214,7 @@ pub struct Question {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Feedback {
     pub right: bool,
-    /// "Right: report rejected A-stale (stale token)." or "Wrong: you said accepted; …".
+    /// "Right: report rejected A's write “A's report”: stale token." or "Wrong: you said accepted; …".
     pub text: String,
     /// The essay's reason for the verdict, in one sentence.
     pub why: String,
@@ -341,7 +344,8 @@ impl Predict {
                 "{}, {} is about to decide {}",
                 under(res, ahead.variant.as_deref()),
                 d.resource,
-                request_words(e).trim_end_matches(',')
+                request_words(e, [ahead.world_at(step - 1)?, ahead.world_at(step)?])
+                    .trim_end_matches(',')
             ) + ". What will it do?",
             offered: run_offers(run),
             about: d.clone(),
@@ -619,7 +623,7 @@ mod tests {
             assert_eq!(steps, vec![8, 10], "{policy:?}: {asked:?}");
             assert!(asked[1]
                 .1
-                .contains("report is about to decide A-stale, carrying token 41"));
+                .contains("report is about to decide A's write “A's report”, carrying token 41"));
             assert!(asked[1]
                 .1
                 .starts_with(&format!("Under {}", policy.as_str())));
@@ -636,7 +640,7 @@ mod tests {
                 assert_eq!(score.missed[0].step, 10);
                 assert_eq!(
                     fb[0].text,
-                    "Wrong: you said accepted; report rejected A-stale: stale token."
+                    "Wrong: you said accepted; report rejected A's write “A's report”: stale token."
                 );
                 assert!(
                     fb[0].why.contains("seen 42, newer than 41"),
@@ -644,7 +648,7 @@ mod tests {
                     fb[0].why
                 );
             } else {
-                assert_eq!(fb[0].text, "Right: report accepted A-stale.");
+                assert_eq!(fb[0].text, "Right: report accepted A's write “A's report”.");
                 assert!(fb[0].why.starts_with("Unfenced"), "{}", fb[0].why);
             }
         }
@@ -675,12 +679,12 @@ mod tests {
                 asked[0].0, 7,
                 "{policy:?}: the delayed request is delivered"
             );
-            assert!(asked[0].1.contains("A-delayed"), "{asked:?}");
+            assert!(asked[0].1.contains("A's write"), "{asked:?}");
             let fb = p.feedback(&key, &r, 7);
             assert_eq!(fb[0].right, truth == Said::Stale, "{policy:?}");
             assert!(fb[0].why.contains(why), "{policy:?}: {}", fb[0].why);
             // B's write is asked too, and accepted under every policy.
-            let b = asked.iter().find(|(_, t)| t.contains("B-write")).unwrap();
+            let b = asked.iter().find(|(_, t)| t.contains("B's write")).unwrap();
             let d = decisions(&r, b.0);
             assert_eq!(d[0].truth, Said::Accepted);
         }
