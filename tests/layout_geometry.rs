@@ -463,3 +463,78 @@ fn the_core_stories_fit_a_desktop_timeline_whole() {
     assert!(fit.len() >= 12, "{fit:?}");
     assert!(packed * 10 <= aligned * 7, "{packed} vs {aligned}");
 }
+
+/// The current step's highlight covers its own events and none of an earlier step's (packed,
+/// a verdict's words reach left into the step before: the band once began there, and took
+/// chubby-lock-delay's B-write for part of the last step).
+#[test]
+fn the_current_steps_band_holds_no_earlier_event() {
+    for s in load_presets() {
+        let mut run = build_run(&s, &Choice::default_for(&s));
+        run.run_script().unwrap();
+        for i in 1..=run.len() {
+            run.seek(i);
+            let tl = layout::layout(&run);
+            let Some(band) = tl.current_step() else {
+                continue;
+            };
+            let earlier = tl
+                .marks
+                .iter()
+                .filter(|m| !m.recent)
+                .map(|m| (m.x, m.title.clone()))
+                .chain(
+                    tl.verdicts
+                        .iter()
+                        .filter(|v| !v.recent)
+                        .map(|v| (v.x, v.explain())),
+                );
+            for (x, what) in earlier {
+                assert!(
+                    x < band.x0 || x > band.x1,
+                    "{} step {i}: band {}–{} holds {what} at {x}",
+                    s.id,
+                    band.x0,
+                    band.x1
+                );
+            }
+        }
+    }
+}
+
+/// A worker's belief ends when it sends its release, not where its step's band ends: in
+/// coordinator-restore each owner releases before the next is granted, so no two workers
+/// believe at once until the restore (it drew a false "both believe" after each release).
+#[test]
+fn a_belief_ends_at_the_release() {
+    let s = load_presets()
+        .into_iter()
+        .find(|s| s.id == "coordinator-restore")
+        .unwrap();
+    let mut run = build_run(&s, &Choice::default_for(&s));
+    run.run_script().unwrap();
+    let tl = layout::layout(&run);
+    for r in tl.arrows.iter().filter(|a| a.kind == "release") {
+        let lane = tl.lanes.iter().position(|l| l.axis == r.y0).unwrap();
+        let bar = tl
+            .bars
+            .iter()
+            .filter(|b| b.lane == lane && b.kind == layout::BarKind::Belief && b.x0 <= r.x0)
+            .max_by_key(|b| b.x0)
+            .unwrap();
+        assert!(
+            bar.x1 <= r.x0,
+            "{} ends at {}, released at {}",
+            bar.label,
+            bar.x1,
+            r.x0
+        );
+    }
+    // The first overlap is after the restore (step 4), when the restored counter reissues 41.
+    let restore_x = tl.steps.iter().find(|b| b.step == 4).unwrap().x0;
+    assert!(
+        tl.overlaps.iter().all(|o| o.x0 >= restore_x),
+        "{:?}",
+        tl.overlaps
+    );
+}

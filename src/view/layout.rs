@@ -631,6 +631,15 @@ impl Column {
         self.width = width + 2 * COL_PAD;
     }
 
+    /// How far right of its left edge the column's first event is.
+    fn first_centre(&self) -> i32 {
+        self.slots
+            .iter()
+            .flat_map(|(_, v)| v.iter().map(|s| COL_PAD + s.offset + s.width / 2))
+            .min()
+            .unwrap_or(self.width / 2)
+    }
+
     /// How far right of its left edge what lane `lane` draws in this column ends.
     fn lane_extent(v: &[Slot]) -> i32 {
         v.iter().map(|s| s.offset + s.width).max().unwrap_or(0)
@@ -1093,8 +1102,11 @@ fn step_bands(cols: &[Column], cursor: usize, spacing: Spacing) -> Vec<StepBand>
             Some(b) if b.step == c.step => b.x1 = b.x1.max(c.x0 + c.width),
             _ => steps.push(StepBand {
                 step: c.step,
+                // Packed, from just left of its first event: a verdict's words reach left
+                // into the step before, and the current step's highlight must not claim
+                // that step's events.
                 x0: match spacing {
-                    Spacing::Packed => c.x0,
+                    Spacing::Packed => (c.x0 + c.first_centre() - ADVANCE / 2).max(c.x0),
                     Spacing::Aligned(_) => prev_end,
                 },
                 x1: match spacing {
@@ -1332,6 +1344,14 @@ impl<'a> Painter<'a> {
         let id = e.message.unwrap_or(0);
         match &e.kind {
             Sent { to, kind, what } => {
+                // A worker lets go of its lease as it sends the release: its belief ends
+                // there, not where the step's band ends (packed, that can be far right, past
+                // the next owner's grant: a false "both believe").
+                if *kind == MessageKind::Release {
+                    if let Some(l) = self.lane_of(&e.actor) {
+                        self.end_belief(l, x, s);
+                    }
+                }
                 if let (Some(from), Some(to), Some(id)) =
                     (self.lane_of(&e.actor), self.lane_of(to), e.message)
                 {
