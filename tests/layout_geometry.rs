@@ -538,3 +538,34 @@ fn a_belief_ends_at_the_release() {
         tl.overlaps
     );
 }
+
+/// No two violation marks share a place: each can be seen, focused and hovered (multi-object
+/// and unfenceable-email break two properties in one decision, and drew both marks as one).
+#[test]
+fn violation_marks_never_cover_each_other() {
+    let mut pairs = 0;
+    for s in load_presets() {
+        for p in Policy::ALL {
+            let mut run = build_run(&s, &Choice::Policy(p));
+            run.run_script().unwrap();
+            let tl = layout::layout(&run);
+            for (i, a) in tl.violations.iter().enumerate() {
+                for b in &tl.violations[i + 1..] {
+                    if a.y == b.y && (a.x - b.x).abs() < 40 {
+                        pairs += 1;
+                    }
+                    assert!(
+                        a.y != b.y || (a.x - b.x).abs() >= 20,
+                        "{} ({}): {a:?} and {b:?}",
+                        s.id,
+                        p.as_str()
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        pairs > 0,
+        "no decision broke two properties: the test tests nothing"
+    );
+}

@@ -1305,10 +1305,17 @@ impl<'a> Painter<'a> {
                 detail,
             } => {
                 if let Some(l) = at.lane {
-                    // Beside the verdict it concerns, clear of the arrow coming in.
+                    // Beside the verdict it concerns, clear of the arrow coming in; a second
+                    // violation of the same decision beside the first, not on it (where it
+                    // could be neither seen nor hovered).
+                    let y = self.lanes[l].axis;
+                    let mut x = at.x + 28;
+                    while self.tl.violations.iter().any(|v| v.y == y && v.x == x) {
+                        x += 22;
+                    }
                     self.tl.violations.push(ViolationMark {
-                        x: at.x + 28,
-                        y: self.lanes[l].axis,
+                        x,
+                        y,
                         resource: resource.to_string(),
                         kind: kind.as_str().to_string(),
                         explain: kind.explain().to_string(),
