@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 const GUTTER: i32 = 150;
 /// Height of the title block above the diagram.
 const HEAD: i32 = 54;
-/// Height of the legend below it.
+/// Height of the legend below it, in two rows (`legend_height`: more when it wraps to more).
 const LEGEND: i32 = 58;
 
 /// The page's own stylesheets as text, for an exported file to carry: the app's colours
@@ -242,7 +242,7 @@ pub fn run_svg(run: &Run, id: &str, title: &str, sheets: &Sheets) -> String {
 /// The whole timeline `tl` as an SVG document headed by `title` and `subtitle`.
 pub fn timeline_svg(tl: &Timeline, title: &str, subtitle: &str, sheets: &Sheets) -> String {
     let width = GUTTER + tl.width.max(320);
-    let height = HEAD + tl.height + LEGEND;
+    let height = HEAD + tl.height + legend_height(width);
     let mut d = Doc(String::with_capacity(16 * 1024));
     let _ = write!(
         d.0,
@@ -377,21 +377,47 @@ fn arrow(d: &mut Doc, a: &Arrow) {
     d.end();
 }
 
+/// Where each legend entry goes, wrapped to `width` from (x0, 0): one (x, row) per entry.
+fn legend_places(x0: i32, width: i32) -> Vec<(i32, i32)> {
+    let (mut x, mut row) = (x0, 0);
+    layout::LEGEND
+        .iter()
+        .map(|(_, words)| {
+            // About 6 px a character at 11 px, plus the swatch.
+            let w = 34 + words.chars().count() as i32 * 6 + 14;
+            if x + w > x0 + width && x > x0 {
+                x = x0;
+                row += 1;
+            }
+            let at = (x, row);
+            x += w;
+            at
+        })
+        .collect()
+}
+
+/// The legend's height for a document `width` wide: as many rows as its entries wrap to (a
+/// narrow diagram's legend took four rows, and its last two were cut off at a fixed height).
+fn legend_height(width: i32) -> i32 {
+    let rows = legend_places(12, width - 24).last().map_or(0, |p| p.1) + 1;
+    LEGEND + (rows - 2).max(0) * 18
+}
+
 /// The legend (`layout::LEGEND`), drawn: a swatch and its words per entry, wrapped to `width`.
 fn legend(d: &mut Doc, x0: i32, y0: i32, width: i32) {
     d.open("doc-legend");
-    d.rect("legend-bg", x0 - 6, y0, width + 12, LEGEND - 14, 4);
-    let (mut x, mut y) = (x0, y0 + 15);
-    for (swatch, words) in layout::LEGEND {
-        // About 6 px a character at 11 px, plus the swatch.
-        let w = 34 + words.chars().count() as i32 * 6 + 14;
-        if x + w > x0 + width && x > x0 {
-            x = x0;
-            y += 18;
-        }
-        swatch_at(d, swatch, x, y - 8);
+    d.rect(
+        "legend-bg",
+        x0 - 6,
+        y0,
+        width + 12,
+        legend_height(width + 24) - 14,
+        4,
+    );
+    for ((swatch, words), (x, row)) in layout::LEGEND.iter().zip(legend_places(x0, width)) {
+        let y = y0 + 15 + row * 18;
+        swatch_at(d, *swatch, x, y - 8);
         d.text("legend-text", x + 30, y, "start", words);
-        x += w;
     }
     d.end();
 }
@@ -560,6 +586,35 @@ mod tests {
                 .expect("a violation group titled with its explanation");
             assert!(v.aria_label().contains(&v.explain));
             assert!(g.descendants().any(|n| n.text() == Some("!")));
+        }
+    }
+
+    /// The legend wraps to as many rows as a narrow diagram needs, and the document is tall
+    /// enough for all of them (the sandbox's, at step 0, took four rows and lost two).
+    #[test]
+    fn the_legend_fits_the_document_however_narrow() {
+        for id in ["sandbox", "same-owner-repeats", "coordinator-restore"] {
+            let s = presets::get(id).unwrap();
+            let mut run = Run::new(&s, s.variants.first());
+            run.run_script().unwrap();
+            let svg = timeline_svg(&layout::layout(&run), &s.title, "", &Sheets::built_in());
+            let doc = roxmltree::Document::parse(&svg).unwrap();
+            let height: i32 = doc
+                .root_element()
+                .attribute("height")
+                .unwrap()
+                .parse()
+                .unwrap();
+            let lowest = doc
+                .descendants()
+                .filter(|n| n.attribute("class") == Some("legend-text"))
+                .map(|n| n.attribute("y").unwrap().parse::<i32>().unwrap())
+                .max()
+                .unwrap();
+            assert!(
+                lowest + 8 <= height,
+                "{id}: legend text at {lowest}, height {height}"
+            );
         }
     }
 
