@@ -131,6 +131,16 @@ test('cancel stops a big search and marks its figures incomplete', async ({ page
 });
 
 test('the search runs in a Web Worker: Cancel terminates it at once', async ({ page, pageErrors }) => {
+  // When the page asks for the worker's end: what the app controls. The browser's tearing
+  // the worker down after that took 1.0–1.1 s at times on this 2-core machine, with the
+  // page's own part done in the click.
+  await page.addInitScript(() => {
+    const terminate = Worker.prototype.terminate;
+    Worker.prototype.terminate = function () {
+      window.__terminatedAt = Date.now();
+      return terminate.call(this);
+    };
+  });
   await openPreset(page, 'renewal-failure');
   const section = await openTool(page, 'Explore every order');
   // no worker before a search: its files are not part of the first load
@@ -151,9 +161,11 @@ test('the search runs in a Web Worker: Cancel terminates it at once', async ({ p
   await button(section, 'Cancel').click();
   const t0 = await page.evaluate(() => window.__cancelAt);
   expect(t0, 'the click reached the page').toBeGreaterThan(0);
-  const closedAt = await Promise.race([closed, page.waitForTimeout(1_500).then(() => { throw new Error('the worker was not terminated'); })]);
-  expect(closedAt - t0, 'terminated within a second of the click').toBeLessThan(1_000);
+  const terminatedAt = await page.evaluate(() => window.__terminatedAt);
+  expect(terminatedAt - t0, 'the click itself terminates the worker').toBeLessThan(100);
   await expect(section.getByRole('status')).toContainText(/Cancelled after \d+ ms/, { timeout: 1_000 });
+  const closedAt = await Promise.race([closed, page.waitForTimeout(3_000).then(() => { throw new Error('the worker was not terminated'); })]);
+  expect(closedAt - t0, 'and the browser has ended it within two seconds').toBeLessThan(2_000);
   expect(page.workers()).toHaveLength(0);
   await expect(report(page)).toHaveAttribute('data-complete', 'false');
   await expect(section.getByRole('status')).toContainText('incomplete');
