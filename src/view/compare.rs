@@ -454,7 +454,7 @@ mod tests {
                 let lone = |run| layout::layout_with(run, first, Spacing::Aligned(&[]));
                 let (ua, ub) = (lone(&c.main), lone(&c.other));
                 differed_unaligned += usize::from(bands(&ua) != bands(&ub));
-                // Aligning only widens, and the option leaves a lone layout as it was.
+                // Aligning only widens.
                 for (x, y) in bands(&ta).iter().zip(bands(&ua)) {
                     assert!(x.2 - x.1 >= y.2 - y.1, "{id}");
                 }

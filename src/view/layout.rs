@@ -3,8 +3,11 @@
 //!
 //! The x axis is true time, with a minimum spacing: every (tick, step) that has events gets
 //! a column wide enough for what it shows (a verdict needs room for its words), a tick with
-//! nothing in it is narrow, and a long idle stretch is compressed into a marked gap. So x is
-//! monotonic in time without being proportional to it; the ruler says which tick is where.
+//! nothing in it is narrow, and a long idle stretch is compressed into a marked gap. The page
+//! packs columns (`Spacing::Packed`): one starts where the lanes it draws on have room, so
+//! columns on different lanes share x, while every event stays right of every earlier one.
+//! So x is monotonic in time without being proportional to it; the ruler says which tick is
+//! where.
 //!
 //! Lease bars come from events (grant, expiry, belief, crash) and are reconciled with each
 //! frame's world at the end of every step, so anything the events leave implicit (a release,
@@ -631,13 +634,21 @@ impl Column {
         self.width = width + 2 * COL_PAD;
     }
 
-    /// How far right of its left edge the column's first event is.
-    fn first_centre(&self) -> i32 {
+    /// How far right of its left edge each of the column's events is.
+    fn centres(&self) -> impl Iterator<Item = i32> + '_ {
         self.slots
             .iter()
             .flat_map(|(_, v)| v.iter().map(|s| COL_PAD + s.offset + s.width / 2))
-            .min()
-            .unwrap_or(self.width / 2)
+    }
+
+    /// How far right of its left edge the column's first event is.
+    fn first_centre(&self) -> i32 {
+        self.centres().min().unwrap_or(self.width / 2)
+    }
+
+    /// How far right of its left edge the column's last event is.
+    fn last_centre(&self) -> i32 {
+        self.centres().max().unwrap_or(self.width / 2)
     }
 
     /// How far right of its left edge what lane `lane` draws in this column ends.
@@ -1007,18 +1018,8 @@ fn axis(cols: &mut [Column], start_tick: Tick, now: Tick, first: usize, spacing:
                 let c = &mut cols[next];
                 match spacing {
                     Spacing::Packed => {
-                        // Where the column's events are, from its left edge.
-                        let centres = c
-                            .slots
-                            .iter()
-                            .flat_map(|(_, v)| v.iter().map(|s| COL_PAD + s.offset + s.width / 2));
-                        let (first_c, last_c) =
-                            centres.fold((i32::MAX, i32::MIN), |(a, b), o| (a.min(o), b.max(o)));
-                        let (first_c, last_c) = if first_c > last_c {
-                            (c.width / 2, c.width / 2)
-                        } else {
-                            (first_c, last_c)
-                        };
+                        // Where the column's first and last events are, from its left edge.
+                        let (first_c, last_c) = (c.first_centre(), c.last_centre());
                         // Time: its first event right of every earlier one. Room: what it
                         // draws on a lane clear of what that lane drew before.
                         let mut x0 = (x - first_c).max(LEFT);
