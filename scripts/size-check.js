@@ -19,9 +19,11 @@ const BUDGET_KB = 200;
 // explorer's search moved to its Web Worker, plus predict mode (+9.5 KB) and the Redlock
 // preset with the random issuer and equal-token receiver (+3.7 KB): 407.5 KB; 402.5 KB on
 // 2026-12-07, then 395.2 KB after the size savings of that day (docs/performance.md, "Where
-// the first load's bytes go"). A ratchet: it only moves down, to the first load rounded up to
-// the next whole KB plus 1 KB, whenever a change shrinks the first load.
-const CEILING_KB = 397;
+// the first load's bytes go"). A ratchet: it moves down, to the first load rounded up to
+// the next whole KB plus 1 KB, whenever a change shrinks the first load. It moved up once
+// since, for the branches of issue 31 (+11.0 KB: the tree, its select, links and files that
+// carry it, the compare view for two branches), which issue 35's split is to load on demand.
+const CEILING_KB = 407;
 
 function walk(dir) {
   const out = [];

@@ -506,7 +506,21 @@ fn choose(s: &Scenario, variant: Option<&str>, policy: Option<&str>) -> Result<C
 }
 
 /// Run the whole script, naming the step and action the world refused, if any.
+/// A file that names its `open_branch` (an exported run the user forked) runs that branch.
 fn run_all(choice: &Choice, label: &str) -> Result<Run, Problem> {
+    if let Some(b) = choice
+        .scenario
+        .open_branch
+        .and_then(|k| choice.scenario.branches.get(k))
+    {
+        return Run::replay(
+            &choice.scenario,
+            choice.variant.as_ref(),
+            b.script_steps,
+            &b.actions,
+        )
+        .map_err(|r| Problem(format!("{label}: its open branch: {}", r.what)));
+    }
     let mut run = Run::new(&choice.scenario, choice.variant.as_ref());
     loop {
         let next = run.next_script_step();

@@ -5,6 +5,9 @@
 //! the step being looked at. Opening it replays those inputs through the model, which is
 //! deterministic, so the same world appears at the same step.
 //!
+//! The run's other branches (`view::branches`) follow, when it has any: each as the script
+//! steps and actions that reproduce it ([`Branch`]), so a link shares the tree the user made.
+//!
 //! Format: `v1.` then base64url of bytes. Actions take one opcode byte and small varint
 //! arguments (worker and resource by index, messages by id), so 200 sandbox actions fit
 //! in well under 2,000 characters. Anything without a short form is carried as JSON.
@@ -13,6 +16,7 @@ use crate::presets;
 use crate::sim::action::{Action, MsgSel, MAX_RUN_TICKS};
 use crate::sim::resource::Policy;
 use crate::sim::run::{Entry, Replayed, Run};
+use crate::sim::scenario::{Branch, Variant};
 use crate::sim::{Name, Scenario, World};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -36,7 +40,14 @@ pub struct Link {
     pub script_steps: usize,
     pub actions: Vec<Action>,
     pub cursor: usize,
+    /// The run's other branches, in their order (`view::branches`); the one shown comes
+    /// after the first `branch_at` of them.
+    pub branches: Vec<Branch>,
+    pub branch_at: usize,
 }
+
+/// The most branches a link may carry besides the one it shows (`view::branches`'s limit).
+pub const MAX_LINK_BRANCHES: usize = crate::view::branches::MAX_BRANCHES - 1;
 
 /// What is wrong with a link, in words for the page.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,7 +75,16 @@ impl Link {
             script_steps,
             actions,
             cursor: run.cursor(),
+            branches: Vec::new(),
+            branch_at: 0,
         }
+    }
+
+    /// The same link, also carrying the run's other branches (see `view::branches`).
+    pub fn with_branches(mut self, branches: Vec<Branch>, at: usize) -> Link {
+        self.branch_at = at.min(branches.len());
+        self.branches = branches;
+        self
     }
 
     pub fn base_scenario(&self) -> Result<Scenario, LinkError> {
@@ -79,8 +99,9 @@ impl Link {
         }
     }
 
-    /// Replay the link into a run at its step.
-    pub fn to_run(&self) -> Result<Run, LinkError> {
+    /// The scenario the link's runs are built from (its policy and seed applied), and the
+    /// variant it names.
+    fn prepared(&self) -> Result<(Scenario, Option<Variant>), LinkError> {
         let mut s = self.base_scenario()?;
         if let Some(p) = self.policy {
             s.policy = p;
@@ -95,6 +116,25 @@ impl Link {
             },
             None => None,
         };
+        Ok((s, variant))
+    }
+
+    /// Replay the link's other branches (their checks were made when it was decoded).
+    pub fn branch_runs(&self) -> Result<Vec<Run>, LinkError> {
+        let (s, variant) = self.prepared()?;
+        self.branches
+            .iter()
+            .enumerate()
+            .map(|(k, p)| {
+                Run::replay_branch(&s, variant.as_ref(), p)
+                    .map_err(|r| LinkError(format!("branch {} of the link: {}", k + 1, r.what)))
+            })
+            .collect()
+    }
+
+    /// Replay the link into a run at its step.
+    pub fn to_run(&self) -> Result<Run, LinkError> {
+        let (s, variant) = self.prepared()?;
         let mut run =
             Run::replay(&s, variant.as_ref(), self.script_steps, &self.actions).map_err(|r| {
                 LinkError(match r.what {
@@ -141,22 +181,21 @@ impl Link {
             }
         }
         let worlds: Vec<&World> = worlds.iter().collect();
-        self.write(&worlds)
+        let others = self.branch_runs().unwrap_or_default();
+        let others: Vec<&Run> = others.iter().collect();
+        self.write(&worlds, &others)
     }
 
-    /// The fragment text of the link [`Link::of`] made from `run`, with the worlds the run
-    /// already keeps: no replay, so copying a link late in a long run costs no more than early.
-    pub fn encode_from(&self, run: &Run) -> String {
-        let worlds: Vec<&World> = (1..=run.len())
-            .filter(|&i| matches!(run.entry(i), Some(Entry::User(_))))
-            .filter_map(|i| run.world_at(i - 1))
-            .collect();
-        self.write(&worlds)
+    /// The fragment text of the link [`Link::of`] made from `run` (and `others`, the runs of
+    /// its `branches`), with the worlds the runs already keep: no replay, so copying a link
+    /// late in a long run costs no more than early.
+    pub fn encode_from(&self, run: &Run, others: &[&Run]) -> String {
+        self.write(&user_worlds(run), others)
     }
 
     /// `worlds[k]` is the world action `k` was taken in; without all of them, every action is
-    /// written in its long (JSON) form.
-    fn write(&self, worlds: &[&World]) -> String {
+    /// written in its long (JSON) form. `others` are the runs of `branches`, for theirs.
+    fn write(&self, worlds: &[&World], others: &[&Run]) -> String {
         let mut w = Writer::default();
         w.byte(LINK_VERSION);
         match &self.scenario {
@@ -195,6 +234,25 @@ impl Link {
             }
         }
         w.varint(self.cursor as u64);
+        if !self.branches.is_empty() {
+            w.varint(self.branches.len() as u64);
+            w.varint(self.branch_at as u64);
+            for (k, p) in self.branches.iter().enumerate() {
+                w.varint(p.script_steps as u64);
+                w.varint(p.actions.len() as u64);
+                let worlds = others.get(k).map(|r| user_worlds(r)).unwrap_or_default();
+                if worlds.len() == p.actions.len() {
+                    for (a, world) in p.actions.iter().zip(&worlds) {
+                        encode_action(&mut w, world, a);
+                    }
+                } else {
+                    for a in &p.actions {
+                        w.json_action(a);
+                    }
+                }
+                w.varint(p.open_at as u64);
+            }
+        }
         format!("v{LINK_VERSION}.{}", URL_SAFE_NO_PAD.encode(&w.0))
     }
 
@@ -274,6 +332,8 @@ impl Link {
             script_steps,
             actions: Vec::new(),
             cursor: 0,
+            branches: Vec::new(),
+            branch_at: 0,
         };
         // Decoding short forms needs the world at each action: replay as we read.
         let mut probe = link.clone_without_actions().to_run()?;
@@ -305,11 +365,97 @@ impl Link {
             link.actions.push(a);
         }
         link.cursor = r.index().map_err(damaged)?;
+        if r.at < bytes.len() {
+            link.read_branches(&mut r)?;
+        }
         if r.at != bytes.len() {
             return bad("this link is damaged: it has bytes after its end");
         }
         Ok(link)
     }
+}
+
+impl Link {
+    /// The other branches, after the shown one's step: how many, where the shown one goes
+    /// among them, then each as a path. Each is replayed as it is read, as the shown one is.
+    fn read_branches(&mut self, r: &mut Reader) -> Result<(), LinkError> {
+        let truncated = || {
+            LinkError("this link is incomplete: it may have been cut off when it was copied".into())
+        };
+        let damaged = |k: usize| {
+            move |e: Option<String>| match e {
+                None => truncated(),
+                Some(why) => LinkError(format!("branch {k} of this link is damaged: {why}")),
+            }
+        };
+        let count = r.index().map_err(damaged(0))?;
+        if count == 0 || count > MAX_LINK_BRANCHES {
+            return bad(format!(
+                "this link carries {count} other branches; a run keeps 1 to {MAX_LINK_BRANCHES}"
+            ));
+        }
+        self.branch_at = r.index().map_err(damaged(0))?;
+        if self.branch_at > count {
+            return bad("this link is damaged (branch position)");
+        }
+        let (s, variant) = self.prepared()?;
+        for k in 1..=count {
+            let script_steps = r.index().map_err(damaged(k))?;
+            let mut probe = Run::replay(&s, variant.as_ref(), script_steps, &[])
+                .map_err(|x| LinkError(format!("branch {k} of this link: {}", x.what)))?;
+            let n = r.index().map_err(damaged(k))?;
+            if n > r.bytes.len() {
+                return Err(truncated());
+            }
+            let mut ticks = Action::ticks_asked(
+                s.script[..script_steps.min(s.script.len())]
+                    .iter()
+                    .flat_map(|st| st.actions.iter()),
+            );
+            let mut actions = Vec::with_capacity(n);
+            for i in 0..n {
+                let a = decode_action(r, probe.world()).map_err(|e| match e {
+                    None => truncated(),
+                    Some(why) => LinkError(format!("branch {k}, action {}: {why}", i + 1)),
+                })?;
+                ticks = ticks.saturating_add(a.ticks_run());
+                if ticks > MAX_RUN_TICKS {
+                    return bad(format!(
+                        "branch {k} of the link asks too much: {}",
+                        Replayed::TooLong { ticks }
+                    ));
+                }
+                probe.act(a.clone()).map_err(|e| {
+                    LinkError(format!(
+                        "branch {k}, action {} ({a}), cannot be replayed: {e}",
+                        i + 1
+                    ))
+                })?;
+                actions.push(a);
+            }
+            let cursor = r.index().map_err(damaged(k))?;
+            if cursor > probe.len() {
+                return bad(format!(
+                    "branch {k} of the link points at step {cursor}, past its end ({})",
+                    probe.len()
+                ));
+            }
+            self.branches.push(Branch {
+                script_steps,
+                actions,
+                open_at: cursor,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The world each user action of `run` was taken in, in order.
+fn user_worlds(run: &Run) -> Vec<&World> {
+    (1..=run.len())
+        .filter(|&i| matches!(run.entry(i), Some(Entry::User(_))))
+        .filter_map(|i| run.world_at(i - 1))
+        .collect()
 }
 
 /// What the page should open for its URL fragment (`location.hash`, with or without `#`):

@@ -1240,3 +1240,62 @@ fn help_lists_every_policy_the_cli_accepts() {
         ok(&["run", "--preset", "paused-writer", "--policy", name]);
     }
 }
+
+#[test]
+fn a_file_with_branches_runs_its_open_branch_and_refuses_a_bad_one() {
+    let mut s = paused_writer();
+    // Branch 0: the script to step 3, then 5 ticks; branch 1, open: the script to step 2.
+    s["variants"] = json!([]);
+    s["branches"] = json!([
+        { "script_steps": 3, "do": [{ "do": "advance", "ticks": 5 }], "open_at": 4 },
+        { "script_steps": 2, "open_at": 2 }
+    ]);
+    s["open_branch"] = json!(1);
+    let dir = Scratch::new("branches");
+    let report = |s: &Value| -> Value {
+        let file = dir.file("b.json", &s.to_string());
+        serde_json::from_str(&ok(&["run", &file, "--format", "json"])).expect("JSON")
+    };
+    // Each as a plain file whose script is the branch's steps.
+    let plain = |steps: usize, extra: Option<Value>| -> Value {
+        let mut p = paused_writer();
+        p["variants"] = json!([]);
+        let mut script: Vec<Value> = p["script"].as_array().unwrap()[..steps].to_vec();
+        script.extend(extra.map(|a| json!({ "say": "", "do": [a] })));
+        p["script"] = Value::Array(script);
+        p
+    };
+    let (open, reference) = (report(&s), report(&plain(2, None)));
+    assert_eq!(open["requests"], reference["requests"]);
+    assert_eq!(open["ticks"], reference["ticks"]);
+    s["open_branch"] = json!(0);
+    let (open, reference) = (
+        report(&s),
+        report(&plain(3, Some(json!({ "do": "advance", "ticks": 5 })))),
+    );
+    assert_eq!(
+        (&open["ticks"], &open["resources"]),
+        (&reference["ticks"], &reference["resources"])
+    );
+    assert_ne!(open["ticks"], report(&plain(2, None))["ticks"]);
+    // Refusals name the path.
+    for (field, value, says) in [
+        ("open_branch", json!(2), "open_branch: there is no branch 2"),
+        (
+            "branches",
+            json!([{ "script_steps": 999 }]),
+            "branches[0].script_steps",
+        ),
+        (
+            "branches",
+            json!([{ "script_steps": 0, "do": [{ "do": "pause", "worker": "Z" }] }]),
+            "branches[0].do[0].worker: no worker named “Z”",
+        ),
+    ] {
+        let mut bad = s.clone();
+        bad[field] = value;
+        let o = cli(&["run", &dir.file("bad.json", &bad.to_string())]);
+        assert_eq!(o.code, 2, "{field}: {}", o.stderr);
+        assert!(o.stderr.contains(says), "{field}: {}", o.stderr);
+    }
+}

@@ -4,8 +4,8 @@
 
 use fencing_lab::sim::action::{MAX_AMOUNT, MAX_RUN_TICKS, MAX_STEP_TICKS, MAX_TICKS};
 use fencing_lab::sim::scenario::{
-    MAX_CLOCK_OFFSET, MAX_NODES, MAX_RATE_PERMILLE, MAX_REPLICAS, MAX_SCRIPT_STEPS,
-    MAX_STEP_ACTIONS, MAX_TOKEN_START,
+    MAX_BRANCHES, MAX_BRANCH_ACTIONS, MAX_CLOCK_OFFSET, MAX_NODES, MAX_RATE_PERMILLE, MAX_REPLICAS,
+    MAX_SCRIPT_STEPS, MAX_STEP_ACTIONS, MAX_TOKEN_START,
 };
 use fencing_lab::sim::Scenario;
 
@@ -75,6 +75,10 @@ fn the_documented_ranges_are_the_validators() {
                 n(MAX_SCRIPT_STEPS as i128),
                 n(MAX_STEP_ACTIONS as i128)
             ),
+        ),
+        (
+            "`branches` (how many); actions in one branch",
+            format!("0–{}; 0–{}", MAX_BRANCHES, n(MAX_BRANCH_ACTIONS as i128)),
         ),
         (
             "`network.delay`; `network.jitter`",

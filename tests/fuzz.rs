@@ -241,7 +241,7 @@ fn links() -> Vec<String> {
             let _ = run.act(acts[(k * 7) % acts.len()].clone());
         }
         let link = Link::of(&run, ScenarioRef::Preset(s.id.clone()), None, None);
-        out.push(link.encode_from(&run));
+        out.push(link.encode_from(&run, &[]));
     }
     out
 }

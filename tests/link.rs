@@ -86,6 +86,8 @@ fn bad_links_say_what_is_wrong() {
         script_steps: 0,
         actions: vec![],
         cursor: 0,
+        branches: vec![],
+        branch_at: 0,
     };
     assert!(Link::decode(&unknown.encode())
         .unwrap_err()
@@ -229,7 +231,7 @@ fn a_run_encodes_its_link_without_replaying_it_and_gets_the_same_text() {
         let mut run = sandbox_session(&choices);
         run.seek(run.len() / 2);
         let link = link_of(&run);
-        assert_eq!(link.encode_from(&run), link.encode(), "{n} actions");
+        assert_eq!(link.encode_from(&run, &[]), link.encode(), "{n} actions");
     }
     // A scripted run the user took over.
     let s = presets::get("paused-writer").unwrap();
@@ -239,8 +241,8 @@ fn a_run_encodes_its_link_without_replaying_it_and_gets_the_same_text() {
     }
     run.act(Action::Advance { ticks: 2 }).unwrap();
     let link = link_of(&run);
-    assert_eq!(link.encode_from(&run), link.encode());
-    assert_eq!(Link::decode(&link.encode_from(&run)).unwrap(), link);
+    assert_eq!(link.encode_from(&run, &[]), link.encode());
+    assert_eq!(Link::decode(&link.encode_from(&run, &[])).unwrap(), link);
 }
 
 #[test]

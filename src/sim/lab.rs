@@ -182,6 +182,8 @@ pub fn scenario(p: &LabParams, ttl: Tick, index: u32) -> Scenario {
         script: Vec::new(),
         variants: Vec::new(),
         open_at: None,
+        branches: Vec::new(),
+        open_branch: None,
     }
 }
 

@@ -7,7 +7,7 @@
 
 use super::action::{Action, MAX_RUN_TICKS};
 use super::event::Event;
-use super::scenario::{Scenario, Variant};
+use super::scenario::{Branch, Scenario, Variant};
 use super::world::{ActionError, World};
 use serde::{Deserialize, Serialize};
 use std::rc::Rc;
@@ -208,6 +208,39 @@ impl Run {
             }
         }
         (script_steps, actions)
+    }
+
+    /// The actions step `i` took: its script step's, or the user's one (none for the start).
+    /// Two runs of one scenario whose steps took the same actions reached the same worlds,
+    /// the model being deterministic: this is how branches find where they part.
+    pub fn step_actions(&self, i: usize) -> &[Action] {
+        match self.entry(i) {
+            Some(Entry::Script(j)) => &self.scenario.script[*j].actions,
+            Some(Entry::User(a)) => std::slice::from_ref(a),
+            _ => &[],
+        }
+    }
+
+    /// This run as a file or a link keeps a branch: [`Run::branch`], and the step shown.
+    pub fn as_branch(&self) -> Branch {
+        let (script_steps, actions) = self.branch();
+        Branch {
+            script_steps,
+            actions,
+            open_at: self.cursor,
+        }
+    }
+
+    /// The run a [`Branch`] reproduces from `base` (under `variant`), at its step (or its
+    /// last, if the branch names a step past it).
+    pub fn replay_branch(
+        base: &Scenario,
+        variant: Option<&Variant>,
+        b: &Branch,
+    ) -> Result<Run, Box<Refused>> {
+        let mut run = Run::replay(base, variant, b.script_steps, &b.actions)?;
+        run.seek(b.open_at);
+        Ok(run)
     }
 
     /// Whether the user acted on the current branch, up to the current step.

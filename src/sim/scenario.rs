@@ -23,6 +23,10 @@ pub const MAX_REPLICAS: usize = 16;
 /// The most steps a script may have, and actions one step may take.
 pub const MAX_SCRIPT_STEPS: usize = 10_000;
 pub const MAX_STEP_ACTIONS: usize = 1_000;
+/// The most branches a run keeps (`branches` in a file, the app's branch list), and the most
+/// actions one branch may take after its script steps.
+pub const MAX_BRANCHES: usize = 12;
+pub const MAX_BRANCH_ACTIONS: usize = 10_000;
 /// How far a clock may start from true time, and how fast it may run (in thousandths).
 pub const MAX_CLOCK_OFFSET: i64 = 1_000_000_000_000;
 pub const MAX_RATE_PERMILLE: u32 = 100_000;
@@ -60,6 +64,26 @@ pub struct Scenario {
     /// The command line runs the whole script whatever it says.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub open_at: Option<usize>,
+    /// The ways a run of it went (an exported run the user forked): each the first steps of
+    /// `script`, then the user's actions. The app keeps them as its branches.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub branches: Vec<Branch>,
+    /// Which of `branches` is the run (the app opens it, `fencing-lab run` runs it); without
+    /// one, the run is the script.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_branch: Option<usize>,
+}
+
+/// One way a run went: the first `script_steps` steps of the script, then `actions` as the
+/// user's, looked at at step `open_at`. A link carries the same for each branch of a run.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Branch {
+    pub script_steps: usize,
+    #[serde(default, rename = "do", skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<Action>,
+    #[serde(default)]
+    pub open_at: usize,
 }
 
 fn default_policy() -> Policy {
@@ -460,7 +484,42 @@ impl Scenario {
                 MAX_STEP_ACTIONS,
             )?;
         }
-        for (path, a) in self.script_actions() {
+        within("branches (how many)", self.branches.len(), 0, MAX_BRANCHES)?;
+        for (i, b) in self.branches.iter().enumerate() {
+            within(
+                &format!("branches[{i}].script_steps"),
+                b.script_steps,
+                0,
+                self.script.len(),
+            )?;
+            within(
+                &format!("branches[{i}].do (how many actions)"),
+                b.actions.len(),
+                0,
+                MAX_BRANCH_ACTIONS,
+            )?;
+            let ticks = Action::ticks_asked(
+                self.script[..b.script_steps]
+                    .iter()
+                    .flat_map(|st| st.actions.iter())
+                    .chain(&b.actions),
+            );
+            within(
+                &format!("branches[{i}] (ticks of advance and await in all)"),
+                ticks,
+                0,
+                MAX_RUN_TICKS,
+            )?;
+        }
+        if let Some(k) = self.open_branch {
+            if k >= self.branches.len() {
+                return Err(format!(
+                    "open_branch: there is no branch {k} (branches has {})",
+                    self.branches.len()
+                ));
+            }
+        }
+        for (path, a) in self.all_actions() {
             if let Some((field, why)) = a.out_of_range() {
                 return Err(format!("{path}.{field}: {why}"));
             }
@@ -473,6 +532,17 @@ impl Scenario {
             MAX_RUN_TICKS,
         )?;
         Ok(())
+    }
+
+    /// Every action of the script and of the branches, with the path a file error would name.
+    fn all_actions(&self) -> impl Iterator<Item = (String, &Action)> {
+        self.script_actions()
+            .chain(self.branches.iter().enumerate().flat_map(|(i, b)| {
+                b.actions
+                    .iter()
+                    .enumerate()
+                    .map(move |(j, a)| (format!("branches[{i}].do[{j}]"), a))
+            }))
     }
 
     pub fn script_actions(&self) -> impl Iterator<Item = (String, &Action)> {
@@ -524,7 +594,7 @@ impl Scenario {
                 return Err(format!("resources[{i}].lock: no lock named “{l}”"));
             }
         }
-        for (path, a) in self.script_actions() {
+        for (path, a) in self.all_actions() {
             if let Some(w) = a.worker().filter(|w| !worker_ok(w)) {
                 return Err(format!("{path}.worker: no worker named “{w}”"));
             }

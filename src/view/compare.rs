@@ -30,9 +30,19 @@ pub struct Divergence {
     pub text: String,
 }
 
+/// What the current run is compared with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Other {
+    /// The same steps replayed under another receiver choice.
+    Choice(Choice),
+    /// Another branch of the run (`view::branches`), by number.
+    Branch(usize),
+}
+
 #[derive(Clone, Debug)]
 pub struct Comparison {
-    pub other_choice: Choice,
+    /// How each run is named in a sentence: "under highest-seen", "on branch 2".
+    pub names: (String, String),
     /// The current run over its whole plan (its steps, then the rest of the script), at
     /// the current step: what the main view shows, and will show.
     pub main: Run,
@@ -108,12 +118,79 @@ fn state_difference(a: &World, b: &World) -> Option<(String, String, String)> {
 
 /// The current run of `state` replayed under `other`, and where the two first differ.
 pub fn compare(state: &AppState, other: &Choice) -> Comparison {
+    compare_with(state, &Other::Choice(other.clone()))
+}
+
+/// The current run of `state` and `other` (another choice, or another branch), and where
+/// the two first differ.
+pub fn compare_with(state: &AppState, other: &Other) -> Comparison {
     let mut main = state.run.clone();
     let cursor = main.cursor();
     // The rest of the script too, so the difference is found even ahead of the current step.
     // A refused script step ends the plan there; the main view reports it.
     let _ = main.run_script();
-    let mut twin = build_run(state.current(), other);
+    match other {
+        Other::Choice(c) => {
+            let names = (
+                format!("under {}", state.choice.value()),
+                format!("under {}", c.value()),
+            );
+            with_choice(main, cursor, build_run(state.current(), c), names)
+        }
+        Other::Branch(n) => {
+            let mut twin = state
+                .branches
+                .get(*n)
+                .cloned()
+                .unwrap_or_else(|| main.clone());
+            let _ = twin.run_script();
+            let names = (
+                format!("on this branch ({})", state.branches.current()),
+                format!("on branch {n}"),
+            );
+            let divergence =
+                first_difference(&main, &twin, &names).or_else(|| parting(&main, &twin, &names));
+            main.seek(cursor);
+            twin.seek(cursor);
+            Comparison {
+                names,
+                main,
+                other: twin,
+                divergence,
+            }
+        }
+    }
+}
+
+/// Where two branches that decide alike on the steps both took part: the first step they
+/// took differently, in words, and how far each goes.
+fn parting(main: &Run, twin: &Run, (a, b): &(String, String)) -> Option<Divergence> {
+    use crate::view::branches::{shared_steps, step_words};
+    let step = shared_steps(main, twin) + 1;
+    let (la, lb) = (main.len(), twin.len());
+    if step > la.max(lb) {
+        return None;
+    }
+    let took = |r: &Run| step_words(r, step).unwrap_or_else(|| "nothing (it ends)".into());
+    let both = la.min(lb);
+    let after = match la.cmp(&lb) {
+        std::cmp::Ordering::Equal => String::new(),
+        std::cmp::Ordering::Less => format!(" The run {b} goes on to step {lb}."),
+        std::cmp::Ordering::Greater => format!(" The run {a} goes on to step {la}."),
+    };
+    Some(Divergence {
+        step,
+        text: format!(
+            "The branches part at step {step}: {a} it takes {}, {b} {}. Up to step {both} they decide the same and leave the resources the same.{after}",
+            took(main),
+            took(twin)
+        ),
+    })
+}
+
+/// `main` (at `cursor` once done) and its steps replayed in `twin`, a fresh run under
+/// another choice.
+fn with_choice(mut main: Run, cursor: usize, mut twin: Run, names: (String, String)) -> Comparison {
     let mut refused = None;
     for s in 1..=main.len() {
         let taken = match main.entry(s) {
@@ -125,15 +202,39 @@ pub fn compare(state: &AppState, other: &Choice) -> Comparison {
             break;
         }
     }
-    let (a, b) = (state.choice.value(), other.value());
+    let mut divergence = first_difference(&main, &twin, &names);
+    let b = &names.1;
+    if divergence.is_none() {
+        if let Some((s, e)) = refused {
+            divergence = Some(Divergence {
+                step: s,
+                text: format!(
+                    "The runs first differ at step {s}: {b} that step was refused ({e}), so the run {b} stops there."
+                ),
+            });
+        }
+    }
+    main.seek(cursor);
+    twin.seek(cursor);
+    Comparison {
+        names,
+        main,
+        other: twin,
+        divergence,
+    }
+}
+
+/// The first step, among those both runs took, where they decide differently or leave a
+/// resource's protected state different.
+fn first_difference(main: &Run, twin: &Run, (a, b): &(String, String)) -> Option<Divergence> {
     let mut divergence = None;
-    for s in 1..=twin.len() {
+    for s in 1..=twin.len().min(main.len()) {
         let (ea, eb) = (main.step_events(s), twin.step_events(s));
         if decisions(ea) != decisions(eb) {
             divergence = Some(Divergence {
                 step: s,
                 text: format!(
-                    "The runs first differ at step {s}: under {a}, {}; under {b}, {}.",
+                    "The runs first differ at step {s}: {a}, {}; {b}, {}.",
                     decided(ea),
                     decided(eb)
                 ),
@@ -145,30 +246,13 @@ pub fn compare(state: &AppState, other: &Choice) -> Comparison {
             divergence = Some(Divergence {
                 step: s,
                 text: format!(
-                    "The runs first differ at step {s}: {r} holds {sa} under {a}, and {sb} under {b}."
+                    "The runs first differ at step {s}: {r} holds {sa} {a}, and {sb} {b}."
                 ),
             });
             break;
         }
     }
-    if divergence.is_none() {
-        if let Some((s, e)) = refused {
-            divergence = Some(Divergence {
-                step: s,
-                text: format!(
-                    "The runs first differ at step {s}: under {b} that step was refused ({e}), so the run under {b} stops there."
-                ),
-            });
-        }
-    }
-    main.seek(cursor);
-    twin.seek(cursor);
-    Comparison {
-        other_choice: other.clone(),
-        main,
-        other: twin,
-        divergence,
-    }
+    divergence
 }
 
 /// Both runs laid out from step `first` with the wider of each step's bands, so step `N` is
@@ -191,8 +275,8 @@ pub fn aligned(c: &Comparison, first: usize) -> (Timeline, Timeline) {
 /// What the view says about the two runs at the current step. Both runs are compared over
 /// the whole plan (the steps taken and the rest of the script), so the sentence says whether
 /// they differ up to this step, and whether they differ later.
-pub fn summary(c: &Comparison, state: &AppState) -> String {
-    let (a, b) = (state.choice.value(), c.other_choice.value());
+pub fn summary(c: &Comparison) -> String {
+    let (a, b) = &c.names;
     let cursor = c.main.cursor();
     let last = c.main.len();
     match &c.divergence {
@@ -209,16 +293,16 @@ pub fn summary(c: &Comparison, state: &AppState) -> String {
             )
         }
         None if cursor < last => format!(
-            "The runs do not differ up to this step, nor later: under {a} and {b} every step of this run, to its last (step {last}), decides the same and leaves the resources the same."
+            "The runs do not differ up to this step, nor later: {a} and {b} every step of this run, to its last (step {last}), decides the same and leaves the resources the same."
         ),
         // Nothing planned ahead, but the user may act on: the sandbox, or a branch they took.
         None if c.main.has_user_actions() || c.main.scenario.script.is_empty() => {
             format!(
-                "The runs do not differ so far: under {a} and {b} every step taken decides the same and leaves the resources the same."
+                "The runs do not differ so far: {a} and {b} every step taken decides the same and leaves the resources the same."
             )
         }
         None => format!(
-            "The runs do not differ: under {a} and {b} every step of this run decides the same and leaves the resources the same."
+            "The runs do not differ: {a} and {b} every step of this run decides the same and leaves the resources the same."
         ),
     }
 }
@@ -256,14 +340,21 @@ fn other_value(offered: &PolicyOptions, picked: Option<&str>) -> Option<String> 
     }
 }
 
-/// What the compare view offers, and the receiver choice it compares the run with.
+/// What the compare view offers, and what it compares the run with.
 pub struct Counterpart {
     /// Every receiver choice of the scenario but the current one.
     pub options: PolicyOptions,
-    /// The `<select>` value compared with: the one the user picked while the scenario still
-    /// offers it, else the first offered (the current choice itself if none is).
+    /// The other branches of the run: (`<select>` value, label).
+    pub branches: Vec<(String, String)>,
+    /// The `<select>` value compared with: the one the user picked while it is still
+    /// offered, else the first offered (the current choice itself if none is).
     pub value: String,
-    pub choice: Choice,
+    pub other: Other,
+}
+
+/// The `<select>` value of branch `n` in the compare view (a policy's name never has a colon).
+fn branch_value(n: usize) -> String {
+    format!("branch:{n}")
 }
 
 /// The compare view's counterpart to the current run, `picked` being the value the user
@@ -272,12 +363,30 @@ pub fn counterpart(state: &AppState, picked: Option<&str>) -> Counterpart {
     let current = state.current();
     let own = state.choice.value();
     let options = offered(current, &own);
+    let branches: Vec<(String, String)> = state
+        .branches
+        .rows(&state.run)
+        .iter()
+        .filter(|r| !r.current)
+        .map(|r| (branch_value(r.number), crate::view::branches::label(r)))
+        .collect();
+    let branch = picked.and_then(|p| branches.iter().find(|(v, _)| v == p));
+    if let Some((value, _)) = branch {
+        let n = value["branch:".len()..].parse().unwrap_or(0);
+        return Counterpart {
+            options,
+            value: value.clone(),
+            other: Other::Branch(n),
+            branches,
+        };
+    }
     let value = other_value(&options, picked).unwrap_or(own);
     let choice = Choice::parse(current, &value).unwrap_or_else(|| state.choice.clone());
     Counterpart {
         options,
+        branches,
         value,
-        choice,
+        other: Other::Choice(choice),
     }
 }
 
@@ -292,6 +401,13 @@ mod tests {
 
     fn app(id: &str, choice: Choice) -> AppState {
         crate::view::state::app_on(id, choice)
+    }
+
+    fn chosen(c: &Counterpart) -> &Choice {
+        match &c.other {
+            Other::Choice(c) => c,
+            Other::Branch(n) => panic!("offered branch {n}, not a choice"),
+        }
     }
 
     fn variant(n: &str) -> Choice {
@@ -313,6 +429,45 @@ mod tests {
                 })
             })
             .expect("A's write arrives")
+    }
+
+    #[test]
+    fn two_branches_are_compared_step_for_step_and_part_where_they_fork_or_later() {
+        let mut a = app("paused-writer", variant("highest-seen"));
+        a.apply(Msg::ToEnd);
+        let last = a.run.len();
+        a.apply(Msg::Seek(3));
+        a.apply(Msg::Act(Action::Advance { ticks: 1 }));
+        let offered = counterpart(&a, Some("branch:1"));
+        assert_eq!(offered.other, Other::Branch(1));
+        assert_eq!(offered.branches.len(), 1);
+        assert!(
+            offered.branches[0].1.starts_with("Branch 1 ("),
+            "{:?}",
+            offered.branches
+        );
+        let c = compare_with(&a, &offered.other);
+        assert_eq!(c.other.len(), last, "branch 1 whole, as it was");
+        assert_eq!(c.main.cursor(), 4);
+        let d = c.divergence.clone().expect("they differ");
+        assert!(d.step >= 4, "not before the fork: {}", d.text);
+        assert!(d.text.contains("on branch 1"), "{}", d.text);
+        // The same branch compared with itself: it takes no different step.
+        let mut same = a.clone();
+        same.apply(Msg::Branch(1));
+        same.apply(Msg::Seek(2));
+        same.apply(Msg::Act(Action::Advance { ticks: 1 }));
+        let c = compare_with(&same, &Other::Branch(2));
+        assert_eq!(
+            c.divergence.map(|d| d.step),
+            Some(3),
+            "branches 2 and 3 part at step 3 at the latest"
+        );
+        // An unknown pick falls back to a receiver choice.
+        assert!(matches!(
+            counterpart(&a, Some("branch:9")).other,
+            Other::Choice(_)
+        ));
     }
 
     #[test]
@@ -474,7 +629,7 @@ mod tests {
         }
         let c = compare(&a, &variant("highest-seen"));
         let d = c.divergence.clone().expect("they differ at step 10");
-        let text = summary(&c, &a);
+        let text = summary(&c);
         assert!(
             text.starts_with(
                 "Up to this step (step 3) the runs do not differ, but they do later. The runs first differ at step 10: "
@@ -489,10 +644,10 @@ mod tests {
         // From the step where they part, the difference itself.
         a.apply(Msg::Seek(d.step));
         let c = compare(&a, &variant("highest-seen"));
-        assert_eq!(summary(&c, &a), d.text);
+        assert_eq!(summary(&c), d.text);
         a.apply(Msg::ToEnd);
         let c = compare(&a, &variant("highest-seen"));
-        assert_eq!(summary(&c, &a), d.text);
+        assert_eq!(summary(&c), d.text);
     }
 
     #[test]
@@ -509,11 +664,11 @@ mod tests {
             a.apply(Msg::Seek(1));
             for p in Policy::ALL {
                 let c = compare(&a, &Choice::Policy(p));
-                if c.divergence.is_some() || c.other_choice == a.choice {
+                if c.divergence.is_some() || c.names.0 == c.names.1 {
                     continue;
                 }
                 seen += 1;
-                let text = summary(&c, &a);
+                let text = summary(&c);
                 assert!(
                     text.starts_with("The runs do not differ up to this step, nor later: ")
                         && text.contains(&format!("to its last (step {})", c.main.len())),
@@ -538,9 +693,9 @@ mod tests {
         let c = compare(&a, &Choice::Policy(Policy::Strict));
         assert_eq!(c.divergence, None);
         assert!(
-            summary(&c, &a).starts_with("The runs do not differ so far: "),
+            summary(&c).starts_with("The runs do not differ so far: "),
             "{}",
-            summary(&c, &a)
+            summary(&c)
         );
     }
 
@@ -583,8 +738,8 @@ mod tests {
                 .collect();
             assert_eq!(&first.value, values[0], "{}", s.id);
             assert_ne!(first.value, own, "{}", s.id);
-            assert_eq!(first.choice.value(), first.value, "{}", s.id);
-            assert_ne!(first.choice, state.choice, "{}", s.id);
+            assert_eq!(chosen(&first).value(), first.value, "{}", s.id);
+            assert_ne!(*chosen(&first), state.choice, "{}", s.id);
             // A pick the scenario does not offer (the current choice, or a stale one from
             // another scenario) falls back to the first.
             for stale in [own.as_str(), "no-such-choice"] {
@@ -592,7 +747,10 @@ mod tests {
             }
             let last = values[values.len() - 1];
             let picked = counterpart(&state, Some(last));
-            assert_eq!((&picked.value, picked.choice.value()), (last, last.clone()));
+            assert_eq!(
+                (&picked.value, chosen(&picked).value()),
+                (last, last.clone())
+            );
         }
     }
 }

@@ -4,9 +4,14 @@
 //! applied, and the current branch written into its script: the script steps taken, then one
 //! step per sandbox action. Its `open_at` is the step being looked at. So `fencing-lab run` on
 //! it runs the same world, and importing it in the app shows the same world at the same step.
+//!
+//! A run the user forked (`view::branches`) keeps the script as written instead, with every
+//! branch in `branches` (script steps taken, then the user's actions) and the one shown in
+//! `open_branch`, which `fencing-lab run` runs and the app opens.
 
 use crate::sim::run::Run;
 use crate::sim::scenario::{Scenario, Step};
+use crate::view::branches::Branches;
 
 /// What an exported scenario's id ends with, so it never takes a preset's id (a link names a
 /// preset by id alone, and the picker tells scenarios apart by id).
@@ -15,6 +20,12 @@ const SUFFIX: &str = "-export";
 /// The run's current branch as a scenario. `base` is the scenario as the picker has it (its
 /// variants); `run.scenario` has the chosen variant applied already.
 pub fn export_scenario(run: &Run, base: &Scenario) -> Scenario {
+    export_tree(run, base, &Branches::default())
+}
+
+/// As [`export_scenario`], with the run's other branches: with any, the file keeps the script
+/// as written and every branch, the one shown named by `open_branch`.
+pub fn export_tree(run: &Run, base: &Scenario, branches: &Branches) -> Scenario {
     let mut s = run.scenario.clone();
     let (script_steps, actions) = run.branch();
     // Narration for other variants has no variant to name in the file: a step that speaks
@@ -33,7 +44,26 @@ pub fn export_scenario(run: &Run, base: &Scenario) -> Scenario {
             None => step.say_if.retain(|a| a.variant.is_none()),
         }
     }
-    if actions.is_empty() {
+    if branches.any() {
+        let mut all = branches.specs();
+        let at = branches.position();
+        all.insert(at, run.as_branch());
+        // The variants' stated outcomes are about the script; a branch the user acted in
+        // is not, as below.
+        if all.iter().any(|b| !b.actions.is_empty()) {
+            s.variants.clear();
+        } else {
+            s.variants = run
+                .variant
+                .as_ref()
+                .and_then(|n| base.variant(n))
+                .cloned()
+                .into_iter()
+                .collect();
+        }
+        s.branches = all;
+        s.open_branch = Some(at);
+    } else if actions.is_empty() {
         // The script as written: keep the chosen variant, whose stated outcome still applies
         // (its settings are applied already, and applying them again changes nothing).
         s.variants = run
@@ -63,10 +93,10 @@ pub fn export_scenario(run: &Run, base: &Scenario) -> Scenario {
 }
 
 /// The export as the text of a file, laid out as `fencing-lab export` prints it.
-pub fn export_json(run: &Run, base: &Scenario) -> String {
+pub fn export_json(run: &Run, base: &Scenario, branches: &Branches) -> String {
     // Compact serialisation, which links already use, then indented by hand: serde_json's
     // pretty printer would add a second copy of every serialiser to the app's WASM.
-    let compact = serde_json::to_string(&export_scenario(run, base))
+    let compact = serde_json::to_string(&export_tree(run, base, branches))
         .unwrap_or_else(|e| unreachable!("a scenario serialises: {e}"));
     indent(&compact) + "\n"
 }
@@ -203,7 +233,7 @@ mod tests {
         assert_eq!(again.id, s.id);
         assert_eq!(again.title, s.title);
         // What the command line reads.
-        let text = export_json(&run, &base);
+        let text = export_json(&run, &base, &Branches::default());
         assert_eq!(Scenario::from_json(&text).unwrap(), s);
     }
 
@@ -221,7 +251,7 @@ mod tests {
                 forked.seek(1);
                 forked.act(Action::Advance { ticks: 1 }).unwrap();
                 for (r, steps) in [(&run, said.len()), (&forked, 1)] {
-                    let text = export_json(r, &base);
+                    let text = export_json(r, &base, &Branches::default());
                     let s = Scenario::from_json(&text)
                         .unwrap_or_else(|e| panic!("{} / {}: {e}", base.id, v.name));
                     let back = Run::new(&s, s.variants.first());
@@ -264,14 +294,19 @@ mod tests {
         for s in presets::all() {
             let run = Run::new(&s, None);
             let e = export_scenario(&run, &s);
-            assert_eq!(export_json(&run, &s), e.to_json() + "\n", "{}", s.id);
+            assert_eq!(
+                export_json(&run, &s, &Branches::default()),
+                e.to_json() + "\n",
+                "{}",
+                s.id
+            );
         }
         // Strings with the characters the layout cares about.
         let mut s = presets::get("sandbox").unwrap();
         s.summary = r#"a "quoted" {brace}, [list]: \ done"#.into();
         let run = Run::new(&s, None);
         assert_eq!(
-            export_json(&run, &s),
+            export_json(&run, &s, &Branches::default()),
             export_scenario(&run, &s).to_json() + "\n"
         );
     }

@@ -8,6 +8,7 @@
 //! - [`inspect`]: the inspector's rows, with what the last step changed.
 //! - [`log`]: the event log's page: the newest lines up to the current step.
 //! - [`lab`], [`plot`]: the lease-duration lab's panel state and its charts (geometry, SVG).
+//! - [`branches`]: the ways a run went: kept when the user forks it, as a tree.
 //! - [`compare`]: the current run under a second receiver choice, aligned, and where they part.
 //! - [`explore`]: the explorer panel's session (its search runs in a Web Worker) and its report's rows.
 //! - [`search`]: the message protocol with the explorer's Web Worker, and the loop it runs.
@@ -18,6 +19,7 @@
 //!   resource took and what it means under the chosen policy, and what a user's step caused.
 //! - [`text`]: accessible names and short descriptions shared by the components.
 
+pub mod branches;
 pub mod compare;
 pub mod embed;
 pub mod explore;

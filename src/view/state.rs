@@ -4,8 +4,10 @@
 
 use crate::link::{Link, ScenarioRef};
 use crate::sim::run::{Refused, Replayed, Run};
+use crate::sim::scenario::Branch;
 use crate::sim::scenario::{Expectation, Scenario};
 use crate::sim::{Action, EventKind, Milestone, Policy, ViolationKind};
+use crate::view::branches::{Branches, Fork};
 use crate::view::file::FileStatus;
 use crate::view::predict::{self, Predict, Question, Said};
 use std::collections::BTreeMap;
@@ -88,7 +90,10 @@ pub struct AppState {
     pub file_status: Option<FileStatus>,
     /// Runs the user acted in and then left for another scenario, by scenario index: picking
     /// the scenario again brings its run back rather than losing the user's work.
-    pub kept: BTreeMap<usize, (Choice, Run)>,
+    pub kept: BTreeMap<usize, (Choice, Run, Branches)>,
+    /// The other ways this run went (`view::branches`): acting in the past keeps the steps it
+    /// replaced as a branch, and the user can switch back.
+    pub branches: Branches,
     /// Predict mode: on or off, and the answers given, per scenario and choice.
     pub predict: Predict,
     /// What predict mode asks before the next step can run (kept up to date by `apply`).
@@ -164,8 +169,11 @@ pub enum Msg {
     /// The same scenario under another variant or policy: the branch replayed under it, at
     /// the same step.
     Choose(Choice),
-    /// The current scenario and choice again, from scratch (discards user actions).
+    /// The current scenario and choice again, from scratch; a run the user acted in is kept
+    /// as a branch.
     Reload,
+    /// Show branch `n` (`view::branches`), keeping the one shown.
+    Branch(usize),
     StepForward,
     StepBack,
     ToStart,
@@ -248,6 +256,7 @@ impl AppState {
             help_open: false,
             file_status: None,
             kept: BTreeMap::new(),
+            branches: Branches::default(),
             predict: Predict::default(),
             asking: None,
         }
@@ -271,8 +280,13 @@ impl AppState {
 
     /// The variant's stated outcome once the story has reached it: from the step where the
     /// last request it names is decided, or the last violation it names is found, or at the
-    /// end; never before, which would give the answer away. In predict mode, only at the end.
+    /// end; never before, which would give the answer away. In predict mode, only at the end;
+    /// never on a branch the user acted in, whose story is not the script's.
     pub fn outcome_due(&self) -> Option<&str> {
+        // The outcome is the script's; a branch the user acted in is a story of their own.
+        if self.run.has_user_actions() {
+            return None;
+        }
         let o = self.outcome()?;
         if self.at_end() {
             return Some(o);
@@ -316,7 +330,16 @@ impl AppState {
             },
             Msg::Choose(c) => self.choose(c),
             Msg::Reload => {
-                self.reload();
+                self.start_over();
+                true
+            }
+            Msg::Branch(n) => {
+                if !self.branches.switch(n, &mut self.run) {
+                    return false;
+                }
+                self.playing = false;
+                self.error = None;
+                self.notice = None;
                 true
             }
             Msg::StepForward => {
@@ -360,13 +383,12 @@ impl AppState {
             } => self.load_found(found, script_steps, &actions),
             Msg::Import(text) => {
                 // Reported in the file panel, where the user acted; a bad file changes nothing else.
-                self.file_status = Some(match Scenario::from_json(&text) {
-                    Ok(s) => {
-                        self.import(s);
-                        FileStatus::imported(&self.current().title, self.run.cursor())
-                    }
-                    Err(e) => FileStatus::not_imported(&e),
-                });
+                self.file_status = Some(
+                    match Scenario::from_json(&text).and_then(|s| self.import(s)) {
+                        Ok(()) => FileStatus::imported(&self.current().title, self.run.cursor()),
+                        Err(e) => FileStatus::not_imported(&e),
+                    },
+                );
                 true
             }
             Msg::Exported(result) => {
@@ -422,15 +444,16 @@ impl AppState {
             return false;
         }
         if i == self.scenario {
-            self.reload();
+            self.start_over();
             return true;
         }
         let left = self.leave();
         self.scenario = i;
         match self.kept.remove(&i) {
-            Some((choice, run)) => {
+            Some((choice, run, branches)) => {
                 self.choice = choice;
                 self.run = run;
+                self.branches = branches;
                 self.playing = false;
                 self.error = None;
                 self.notice = Some(format!(
@@ -527,11 +550,18 @@ impl AppState {
         self.playing = false;
         let at = self.run.cursor();
         let script_ahead = self.run.next_script_step().is_some() && at == self.run.len();
+        let before = (at < self.run.len()).then(|| self.run.clone());
         match self.run.act(a.clone()) {
             Ok(true) => {
                 self.error = None;
+                let fork = self
+                    .branches
+                    .fork(before.expect("a fork leaves steps behind"));
                 self.notice = Some(format!(
-                    "You changed the past: the run forked at step {at}. The steps that came after it are gone; this branch starts with “{a}”."
+                    "You changed the past: the run forked at step {at}. What came after it is kept as branch {}; this is branch {}, starting with “{a}”. Branches, above the timeline, switches between them.{}",
+                    fork.kept,
+                    fork.now,
+                    let_go(fork)
                 ));
             }
             Ok(false) => {
@@ -554,15 +584,31 @@ impl AppState {
         }
         self.playing = false;
         let (text, predicting) = predict::split(text);
-        match Link::decode(text).and_then(|l| l.to_run().map(|run| (l, run))) {
-            Ok((link, run)) => {
+        let opened = Link::decode(text).and_then(|l| {
+            let run = l.to_run()?;
+            let others = l.branch_runs()?;
+            Ok((l, run, others))
+        });
+        match opened {
+            Ok((link, run, others)) => {
+                let at = link.branch_at;
                 self.open(link, run);
+                self.branches = Branches::from_runs(others, at);
                 if let Some(answers) = predicting {
                     self.predict.open(&self.key(), &self.run, answers);
                 }
                 self.error = None;
+                let branches = if self.branches.any() {
+                    format!(
+                        " It keeps {} branches; this is branch {}.",
+                        self.branches.others().count() + 1,
+                        self.branches.current()
+                    )
+                } else {
+                    String::new()
+                };
                 self.notice = Some(format!(
-                    "Opened a link: {}, at step {}.",
+                    "Opened a link: {}, at step {}.{branches}",
                     self.current().title,
                     self.run.cursor()
                 ));
@@ -589,10 +635,21 @@ impl AppState {
                 return true;
             }
         };
-        self.run = run;
+        let left = std::mem::replace(&mut self.run, run);
+        let kept = if left.is_empty() {
+            String::new()
+        } else {
+            let fork = self.branches.fork(left);
+            format!(
+                " The run you had is kept as branch {}; this is branch {}.{}",
+                fork.kept,
+                fork.now,
+                let_go(fork)
+            )
+        };
         self.error = None;
         self.notice = Some(format!(
-            "Loaded the shortest run that {found}: {} steps, replayed as yours. Step back through it, or copy a link to it.",
+            "Loaded the shortest run that {found}: {} steps, replayed as yours. Step back through it, or copy a link to it.{kept}",
             self.run.len()
         ));
         true
@@ -600,8 +657,18 @@ impl AppState {
 
     /// Show an imported scenario at the step it names: under its own picker entry (an
     /// identical one if the picker has it; a new one, with an id of its own, if not).
-    fn import(&mut self, mut s: Scenario) {
+    fn import(&mut self, mut s: Scenario) -> Result<(), String> {
         let at = s.open_at.take().unwrap_or(0);
+        // Its branches become the run's, built before anything changes: one the model
+        // refuses is an error, and the run on screen is kept.
+        let (specs, open) = (std::mem::take(&mut s.branches), s.open_branch.take());
+        let choice = Choice::default_for(&s);
+        let mut runs = Vec::with_capacity(specs.len());
+        for (i, b) in specs.iter().enumerate() {
+            runs.push(
+                replay_branch(&s, &choice, b).map_err(|r| format!("branches[{i}]: {}", r.what))?,
+            );
+        }
         self.leave();
         self.scenario = match self.scenarios.iter().position(|x| same_scenario(x, &s)) {
             Some(i) => i,
@@ -619,7 +686,17 @@ impl AppState {
         self.kept.remove(&self.scenario);
         self.choice = Choice::default_for(self.current());
         self.reload();
-        self.go_to(at);
+        match open {
+            Some(k) if k < runs.len() => {
+                self.run = runs.remove(k);
+                self.branches = Branches::from_runs(runs, k);
+            }
+            _ => {
+                self.go_to(at);
+                self.branches = Branches::from_runs(runs, 0);
+            }
+        }
+        Ok(())
     }
 
     /// Step `i`: a step already taken, or the script played on until it (or its end).
@@ -688,7 +765,10 @@ impl AppState {
             Some(_) => ScenarioRef::Preset(id),
             None => ScenarioRef::Inline(Box::new(self.current().clone())),
         };
-        let link = Link::of(&self.run, scenario, policy, None).encode_from(&self.run);
+        let others: Vec<&Run> = self.branches.others().map(|(_, r)| r).collect();
+        let link = Link::of(&self.run, scenario, policy, None)
+            .with_branches(self.branches.specs(), self.branches.position())
+            .encode_from(&self.run, &others);
         link + &self.predict.suffix(&self.key())
     }
 
@@ -726,10 +806,34 @@ impl AppState {
     /// Before the view moves to another scenario: keep the current run if the user acted in
     /// it. Returns the scenario's title when something was kept.
     fn leave(&mut self) -> Option<String> {
-        self.run.first_user_step()?;
-        self.kept
-            .insert(self.scenario, (self.choice.clone(), self.run.clone()));
+        let branches = std::mem::take(&mut self.branches);
+        if self.run.first_user_step().is_none() && !branches.any() {
+            return None;
+        }
+        self.kept.insert(
+            self.scenario,
+            (self.choice.clone(), self.run.clone(), branches),
+        );
         Some(self.current().title.clone())
+    }
+
+    /// The scenario again from its start (Reload scenario, or picking the one shown): a run
+    /// the user acted in is kept as a branch, not lost.
+    fn start_over(&mut self) {
+        let acted = self.run.first_user_step().is_some();
+        let fresh = build_run(self.current(), &self.choice);
+        let left = std::mem::replace(&mut self.run, fresh);
+        self.playing = false;
+        self.error = None;
+        self.notice = acted.then(|| {
+            let fork = self.branches.fork(left);
+            format!(
+                "Started over: your run is kept as branch {}, and this is branch {}. Branches, above the timeline, switches between them.{}",
+                fork.kept,
+                fork.now,
+                let_go(fork)
+            )
+        });
     }
 
     /// The same branch under the newly chosen variant or policy, at the same step: the
@@ -754,6 +858,12 @@ impl AppState {
             }
         }
         self.run.seek(cursor);
+        // Every branch runs under the choice shown, so switching and comparing stay like
+        // with like; one the new choice refuses keeps the steps that replayed.
+        let (s, choice) = (&self.scenarios[self.scenario], &self.choice);
+        self.branches.rebuild(|r| {
+            replay_branch(s, choice, &r.as_branch()).unwrap_or_else(|refused| refused.run)
+        });
     }
 
     fn reload(&mut self) {
@@ -852,6 +962,25 @@ pub fn build_run(s: &Scenario, choice: &Choice) -> Run {
     // `Debug` of the model (a run, its worlds and events) into the page's WASM.
     replay_run(s, choice, 0, &[])
         .unwrap_or_else(|r| unreachable!("an empty replay refuses nothing: {}", r.what))
+}
+
+/// What a fork's notice adds when a branch was let go to stay within the limit.
+fn let_go(fork: Fork) -> String {
+    fork.dropped
+        .map(|n| {
+            format!(
+                " Branch {n}, the oldest, was let go: {} are kept at most.",
+                crate::view::branches::MAX_BRANCHES
+            )
+        })
+        .unwrap_or_default()
+}
+
+/// A scenario under a choice with a branch replayed, at its step (see `Run::replay_branch`).
+pub fn replay_branch(s: &Scenario, choice: &Choice, b: &Branch) -> Result<Run, Box<Refused>> {
+    let mut run = replay_run(s, choice, b.script_steps, &b.actions)?;
+    run.seek(b.open_at);
+    Ok(run)
 }
 
 /// A scenario under a choice with a branch replayed (see `Run::replay`).
@@ -971,6 +1100,18 @@ mod tests {
         }
         a.apply(Msg::ToEnd);
         assert!(a.outcome_due().is_some());
+        // A branch the user acted in has a story of its own: the script's outcome is not said.
+        a.predict.on = false;
+        a.apply(Msg::Seek(2));
+        a.apply(Msg::Act(Action::Advance { ticks: 1 }));
+        assert!(a.at_end());
+        assert_eq!(a.outcome_due(), None);
+        a.apply(Msg::Branch(1));
+        a.apply(Msg::ToEnd);
+        assert!(
+            a.outcome_due().is_some(),
+            "the script's branch says it again"
+        );
     }
 
     /// The shortcuts dialog names every answer predict mode can take, with its key.
@@ -1129,13 +1270,141 @@ mod tests {
         a.apply(Msg::Load(here));
         assert_eq!((&a.run, &a.choice), (&run, &choice), "back as it was");
         assert!(a.notice.clone().unwrap().contains("is back as you left it"));
-        // A run without actions of the user's is not kept: the scenario opens fresh.
+        // Starting over keeps the user's run as a branch, and leaving keeps the branches.
         a.apply(Msg::Reload);
+        assert!(a.notice.clone().unwrap().contains("kept as branch 1"));
+        a.apply(Msg::StepForward);
+        a.apply(Msg::LoadId("sandbox".into()));
+        a.apply(Msg::Load(here));
+        assert_eq!(a.run.cursor(), 1, "the fresh branch, as it was left");
+        assert!(a.apply(Msg::Branch(1)));
+        assert_eq!(&a.run, &run, "and the run the user acted in, as branch 1");
+        // A run without actions of the user's, and no branches, is not kept.
+        let other = a
+            .scenarios
+            .iter()
+            .position(|s| s.id == "delayed-before-new")
+            .unwrap();
+        a.apply(Msg::Load(other));
         a.apply(Msg::StepForward);
         a.apply(Msg::LoadId("sandbox".into()));
         assert_eq!(a.notice, None);
-        a.apply(Msg::Load(here));
+        a.apply(Msg::Load(other));
         assert_eq!(a.run.cursor(), 0);
+    }
+
+    /// Three branches of paused-writer, the second shown at step 4: 1 is the script to its
+    /// end, 2 forks it at step 3 and 3 forks it at step 5.
+    fn three_branches() -> AppState {
+        let mut a = app_on("paused-writer", Choice::Variant("highest-seen".into()));
+        a.apply(Msg::ToEnd);
+        a.apply(Msg::Seek(3));
+        a.apply(Msg::Act(Action::Advance { ticks: 2 }));
+        a.apply(Msg::Act(Action::Advance { ticks: 1 }));
+        a.apply(Msg::Branch(1));
+        a.apply(Msg::Seek(5));
+        a.apply(Msg::Act(Action::Advance { ticks: 3 }));
+        a.apply(Msg::Branch(2));
+        a.apply(Msg::StepBack);
+        a
+    }
+
+    /// The same tree, each branch at the same step with the same world.
+    fn same_branches(a: &AppState, b: &AppState) {
+        assert_eq!(b.branches.rows(&b.run), a.branches.rows(&a.run));
+        assert_eq!(
+            (b.run.cursor(), b.run.world()),
+            (a.run.cursor(), a.run.world())
+        );
+        for (n, r) in a.branches.others() {
+            let s = b.branches.get(n).expect("kept");
+            assert_eq!((s.cursor(), s.len()), (r.cursor(), r.len()), "branch {n}");
+            assert_eq!(s.world_at(s.len()), r.world_at(r.len()), "branch {n}");
+        }
+    }
+
+    #[test]
+    fn a_link_carries_every_branch_and_which_is_shown() {
+        let a = three_branches();
+        let rows = a.branches.rows(&a.run);
+        let parents: Vec<_> = rows.iter().map(|r| (r.number, r.parent)).collect();
+        assert_eq!(
+            parents,
+            vec![(1, None), (2, Some((1, 3))), (3, Some((1, 5)))]
+        );
+        let mut b = AppState::new(load_presets());
+        assert!(b.apply(Msg::OpenLink(a.link())));
+        assert_eq!(b.error, None);
+        same_branches(&a, &b);
+        let n = b.notice.clone().unwrap();
+        assert!(n.contains("It keeps 3 branches; this is branch 2."), "{n}");
+        assert_eq!(b.link(), a.link(), "and the same link again");
+        // A link of a run without branches is as it was before branches.
+        let plain = app_on("paused-writer", Choice::Variant("highest-seen".into()));
+        let text = plain.link();
+        assert!(Link::decode(&text).unwrap().branches.is_empty());
+        // Damaged branch data is refused in words, and the run on screen kept.
+        let mut long = Link::decode(&a.link()).unwrap();
+        long.branches[0].open_at = 99;
+        let before = b.run.clone();
+        b.apply(Msg::OpenLink(long.encode()));
+        let e = b.error.clone().unwrap();
+        assert!(e.contains("branch 1 of the link points at step 99"), "{e}");
+        assert_eq!(b.run, before);
+    }
+
+    #[test]
+    fn an_exported_file_keeps_every_branch_and_opens_the_one_shown() {
+        let a = three_branches();
+        let text = crate::view::file::export_json(&a.run, a.current(), &a.branches);
+        let s = Scenario::from_json(&text).unwrap();
+        assert_eq!(s.branches.len(), 3);
+        assert_eq!(s.open_branch, Some(1));
+        assert_eq!(s.script, a.run.scenario.script, "the script as written");
+        let mut b = AppState::new(load_presets());
+        b.apply(Msg::Import(text.clone()));
+        assert!(b.file_status.as_ref().unwrap().ok, "{:?}", b.file_status);
+        same_branches(&a, &b);
+        // A branch the model refuses: not imported, and the run on screen is kept.
+        let before = b.run.clone();
+        let bad = text.replacen("\"script_steps\": 3", "\"script_steps\": 3000", 1);
+        assert_ne!(bad, text);
+        b.apply(Msg::Import(bad));
+        let status = b.file_status.clone().unwrap();
+        assert!(
+            !status.ok && status.text.contains("branches[1].script_steps"),
+            "{status:?}"
+        );
+        assert_eq!(b.run, before);
+    }
+
+    #[test]
+    fn forking_keeps_the_replaced_steps_as_a_branch_to_switch_back_to() {
+        let mut a = app_on("paused-writer", Choice::Variant("highest-seen".into()));
+        a.apply(Msg::ToEnd);
+        let whole = a.run.clone();
+        a.apply(Msg::Seek(3));
+        a.apply(Msg::Act(Action::Advance { ticks: 2 }));
+        let n = a.notice.clone().unwrap();
+        assert!(
+            n.contains("forked at step 3")
+                && n.contains("kept as branch 1")
+                && n.contains("this is branch 2"),
+            "{n}"
+        );
+        let mine = a.run.clone();
+        assert!(a.apply(Msg::Branch(1)));
+        assert_eq!(a.run.len(), whole.len(), "branch 1 has every step it had");
+        assert_eq!(a.run.world_at(whole.len()), whole.world_at(whole.len()));
+        assert_eq!(a.branches.current(), 1);
+        assert!(!a.apply(Msg::Branch(7)), "no such branch: nothing changes");
+        assert!(a.apply(Msg::Branch(2)));
+        assert_eq!(a.run, mine);
+        // Another receiver choice replays every branch under it.
+        a.apply(Msg::Choose(Choice::Policy(Policy::Unfenced)));
+        let kept = a.branches.get(1).unwrap();
+        assert_eq!(kept.scenario.policy, Policy::Unfenced);
+        assert_eq!(kept.len(), whole.len());
     }
 
     #[test]
@@ -1318,7 +1587,7 @@ mod tests {
     #[test]
     fn an_exported_run_imports_as_the_same_world_at_the_same_step() {
         let a = worked_on();
-        let text = crate::view::file::export_json(&a.run, a.current());
+        let text = crate::view::file::export_json(&a.run, a.current(), &a.branches);
         let mut b = app();
         b.apply(Msg::Load(b.scenarios.len() - 1));
         assert!(b.apply(Msg::Import(text.clone())));
@@ -1344,6 +1613,7 @@ mod tests {
         b.apply(Msg::Import(crate::view::file::export_json(
             &c.run,
             c.current(),
+            &c.branches,
         )));
         assert_eq!(b.scenarios.len(), n + 1);
         assert_eq!(b.current().id, "paused-writer-export-2");
@@ -1363,7 +1633,7 @@ mod tests {
     #[test]
     fn a_bad_file_names_its_path_and_keeps_the_run() {
         let mut a = worked_on();
-        let good = crate::view::file::export_json(&a.run, a.current());
+        let good = crate::view::file::export_json(&a.run, a.current(), &a.branches);
         let mut v: serde_json::Value = serde_json::from_str(&good).unwrap();
         v["network"]["delay"] = "x".into();
         let mut wrong_version = serde_json::from_str::<serde_json::Value>(&good).unwrap();

@@ -4,6 +4,7 @@
 
 use super::msg_button;
 use crate::ui::state::use_app;
+use crate::view::branches;
 use crate::view::state::{Msg, SPEEDS};
 use crate::view::text;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -57,6 +58,9 @@ pub fn Controls() -> Html {
                 <input id="scrub" type="range" aria-label="Scrub" min="0" max={planned.max(cursor).to_string()}
                     step="1" value={cursor.to_string()} oninput={on_scrub} />
             </div>
+            if state.branches.any() {
+                <BranchPick />
+            }
         </section>
     }
 }
@@ -105,5 +109,42 @@ pub fn PlayOptions() -> Html {
                 </select>
             </div>
         </section>
+    }
+}
+
+/// The branches of the run (`view::branches`), as a tree in a select: shown once the user
+/// has forked the run, so switching back is one choice away from the steps.
+#[component]
+fn BranchPick() -> Html {
+    let state = use_app();
+    let rows = state.branches.rows(&state.run);
+    // The select shows the branch on screen after every switch, as the speed select does.
+    let select = use_node_ref();
+    {
+        let r = select.clone();
+        use_effect_with(state.branches.current(), move |n| {
+            if let Some(s) = r.cast::<HtmlSelectElement>() {
+                s.set_value(&n.to_string());
+            }
+        });
+    }
+    let onchange = {
+        let d = state.dispatcher();
+        Callback::from(move |e: Event| {
+            let sel: HtmlSelectElement = e.target_unchecked_into();
+            if let Ok(n) = sel.value().parse() {
+                d.dispatch(Msg::Branch(n));
+            }
+        })
+    };
+    html! {
+        <div class="field branch-pick">
+            <label for="branch">{"Branch"}</label>
+            <select id="branch" ref={select} {onchange}>
+                for r in rows.iter() {
+                    <option value={r.number.to_string()} selected={r.current}>{branches::label(r)}</option>
+                }
+            </select>
+        </div>
     }
 }

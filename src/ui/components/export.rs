@@ -58,7 +58,7 @@ pub fn Export() -> Html {
         let (d, state) = (d.clone(), state.clone());
         Callback::from(move |_: MouseEvent| {
             let name = name_of("json");
-            let text = file::export_json(&state.run, state.current());
+            let text = file::export_json(&state.run, state.current(), &state.branches);
             let r = download_text(&text, "application/json", &name).map(|_| name);
             d.dispatch(Msg::Exported(r));
         })

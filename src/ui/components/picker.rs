@@ -88,20 +88,30 @@ pub fn Picker() -> Html {
 /// policies (`text::policy_options`, or the compare view's `compare::counterpart`), with
 /// `selected` chosen. The policy picker and the compare view share it.
 pub(crate) fn policy_groups(current: &Scenario, options: &PolicyOptions, selected: &str) -> Html {
+    let plain = if current.variants.is_empty() {
+        "Receiver policies"
+    } else {
+        "Other receiver policies"
+    };
     html! {
         <>
-            if !options.variants.is_empty() {
-                <optgroup label="Contrasted in this scenario">
-                    for (value, label) in options.variants.iter() {
-                        <option selected={value == selected} value={value.clone()}>{label.clone()}</option>
-                    }
-                </optgroup>
-            }
-            <optgroup label={if current.variants.is_empty() { "Receiver policies" } else { "Other receiver policies" }}>
-                for (value, label) in options.plain.iter() {
-                    <option selected={value == selected} value={value.clone()}>{label.clone()}</option>
-                }
-            </optgroup>
+            {option_group("Contrasted in this scenario", &options.variants, selected)}
+            {option_group(plain, &options.plain, selected)}
         </>
+    }
+}
+
+/// One `<optgroup>` of (value, label) options, `selected` chosen; nothing for no options.
+/// Every select of receiver choices and branches builds its groups here.
+pub(crate) fn option_group(label: &str, options: &[(String, String)], selected: &str) -> Html {
+    if options.is_empty() {
+        return Html::default();
+    }
+    html! {
+        <optgroup label={label.to_string()}>
+            for (value, text) in options.iter() {
+                <option selected={value == selected} value={value.clone()}>{text.clone()}</option>
+            }
+        </optgroup>
     }
 }

@@ -125,7 +125,7 @@ pub fn Sandbox(props: &SandboxProps) -> Html {
                 <h2 id="sandbox-h">{"Sandbox"}</h2>
                 <span class="summary-note">{"Take over: act on the world at the current step."}</span>
             </summary>
-            <p class="note">{"Acting after stepping back forks the run from there."}</p>
+            <p class="note">{"Acting after stepping back forks the run from there; the steps it replaces are kept as a branch."}</p>
             <div class="time">{buttons(vec![
                 (Action::Advance { ticks: 1 }, "Advance 1 tick".into(), "Advance 1 tick".into()),
                 (Action::Advance { ticks: 5 }, "Advance 5 ticks".into(), "Advance 5 ticks".into()),
