@@ -157,6 +157,30 @@ test('the guide embeds the presets: a page\'s frame steps to its verdict', async
   expect(pageErrors).toEqual([]);
 });
 
+test('on a phone a guide frame fits the screen, its playback bar and timeline in view together', async ({ page, pageErrors }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto(`${GUIDE}leases-are-not-a-stop-mechanism.html`);
+  const iframe = page.locator('iframe.fencing-lab').first();
+  await iframe.scrollIntoViewIfNeeded();
+  const box = await iframe.boundingBox();
+  expect(box.height).toBeLessThan(740); // its height attribute says 1096
+  const frame = await (await iframe.elementHandle()).contentFrame();
+  const fwd = button(frame, 'Step forward');
+  await expect(fwd).toBeVisible({ timeout: 20_000 });
+  // Scrolled down inside the frame, the bar stays at its top, above the timeline's lanes.
+  await frame.evaluate(() => window.scrollTo(0, 200));
+  const inFrame = await frame.evaluate(() => {
+    const r = (s) => document.querySelector(s).getBoundingClientRect();
+    return { bar: r('.playbar'), timeline: r('.timeline'), height: window.innerHeight };
+  });
+  expect(inFrame.bar.top).toBeGreaterThanOrEqual(0);
+  expect(inFrame.bar.bottom).toBeLessThanOrEqual(inFrame.height);
+  expect(inFrame.timeline.bottom).toBeGreaterThan(inFrame.bar.bottom + 150);
+  await fwd.click();
+  await shot(page, 'guide-frame-360');
+  expect(pageErrors).toEqual([]);
+});
+
 test('every guide page has its frames, and each opens its preset without an error', async ({ page }) => {
   // One page per frame, a few dozen frames: more than the default 30 s on a loaded machine.
   test.setTimeout(120_000);

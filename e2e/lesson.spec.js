@@ -4,7 +4,7 @@
 // exactly (Prepare, then Send prepared after the pause).
 'use strict';
 const {
-  test, expect, shot, button, openPreset, selectPolicy, selectScenario, picker, inFlightButton,
+  test, expect, shot, button, openApp, openPreset, selectPolicy, selectScenario, picker, inFlightButton,
 } = require('./helpers');
 
 const narration = (page) => page.getByRole('region', { name: 'Narration' });
@@ -133,6 +133,32 @@ for (const width of [360, 1280]) {
       expect(pageErrors).toEqual([]);
     });
   }
+}
+
+// The first screen shows the scenario's question, the playback bar and the timeline, on a
+// phone as on a laptop; on a phone the page's tools follow the main view, in the document too.
+for (const [width, height] of [[360, 740], [1280, 800]]) {
+  test(`the first screen at ${width}×${height} holds the question, the bar and the timeline`, async ({ page, pageErrors }) => {
+    await page.setViewportSize({ width, height });
+    await openApp(page);
+    const box = async (sel) => page.locator(sel).first().boundingBox();
+    const question = await box('.picker .summary');
+    const bar = await box('.playbar');
+    const timeline = await box('.timeline');
+    expect(question.y + question.height).toBeLessThanOrEqual(height);
+    expect(bar.y + bar.height).toBeLessThanOrEqual(height);
+    expect(timeline.y + 120, 'at least the first lanes of the timeline').toBeLessThanOrEqual(height);
+    if (width < 760) {
+      const after = await page.evaluate(() => {
+        const main = document.querySelector('main');
+        const tools = document.querySelector('.page-tools');
+        return !!tools && !!(main.compareDocumentPosition(tools) & Node.DOCUMENT_POSITION_FOLLOWING);
+      });
+      expect(after, 'the tools come after the main view').toBe(true);
+    }
+    await expect(button(page, 'Copy link')).toHaveCount(1);
+    expect(pageErrors).toEqual([]);
+  });
 }
 
 test('keyboard only: pick a policy, step to the verdict, and back to the start', async ({ page, pageErrors }) => {

@@ -77,6 +77,23 @@ pub fn App() -> Html {
             </ContextProvider<AppCtx>>
         };
     }
+    // On a phone the first screen is the question, the bar and the timeline: the page's tools
+    // (share, keys, files) move after the main view, in the document as on the screen, so the
+    // keyboard meets them in the order they are seen.
+    let narrow = web_sys::window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|w| w.as_f64())
+        .is_some_and(|w| w < 760.0);
+    let tools = html! {
+        <>
+            <div class="share-row">
+                <Share />
+                <EmbedDialog />
+            </div>
+            <Shortcuts />
+            <Export />
+        </>
+    };
     html! {
         <ContextProvider<AppCtx> context={state}>
             <div class="app">
@@ -87,12 +104,9 @@ pub fn App() -> Html {
                         <p class="tagline">{"Why a lease is not enough to protect a resource, and what a fencing token does."}</p>
                     </div>
                     <Picker />
-                    <div class="share-row">
-                        <Share />
-                        <EmbedDialog />
-                    </div>
-                    <Shortcuts />
-                    <Export />
+                    if !narrow {
+                        {tools.clone()}
+                    }
                 </header>
                 // Stepping first, sticky above the timeline: on the first screen at any width.
                 <Controls />
@@ -117,6 +131,9 @@ pub fn App() -> Html {
                     <ExplorePanel />
                     <Lab />
                 </main>
+                if narrow {
+                    <section class="top page-tools" aria-label="Share, keys and files">{tools}</section>
+                }
             </div>
         </ContextProvider<AppCtx>>
     }
