@@ -82,6 +82,26 @@ for (const [id, policy] of [['paused-writer', 'highest-seen'], ['paused-writer',
   });
 }
 
+// The compact drawing a phone gets (issue 31), measured in the browser's own fonts as above.
+for (const id of ['paused-writer', 'coordinator-restore']) {
+  test(`${id} at 360 px (compact): no label prints over another at any step`, async ({ page, pageErrors }) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await openPreset(page, id);
+    const fwd = page.getByRole('button', { name: 'Step forward', exact: true });
+    const seen = [];
+    for (let i = 0; i < 60; i++) {
+      const { out } = await collisions(page);
+      seen.push(...out.map((c) => `step ${i}: ${c}`));
+      if (!(await fwd.isEnabled())) break;
+      await fwd.click();
+    }
+    // Drawn compact: a verdict's words are not under it.
+    await expect(timeline(page).locator('.v-line')).toHaveCount(0);
+    expect(seen).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+}
+
 /** How many step bands lie whole inside the diagram's scroll window, as the browser lays
  *  them out (the view follows the present: the current step is the last band). */
 async function wholeSteps(page) {

@@ -2283,7 +2283,9 @@ pub fn tick_text(k: &TickLabel) -> Text {
 pub fn now_text(tl: &Timeline) -> Text {
     let body = format!("now t={}", tl.now_tick);
     let left = text("now-label", tl.now_x - 4, RULER_H - 12, Anchor::End, body);
-    if tl.compact && TextBox::of(&left).x0 >= 2 {
+    let at = TextBox::of(&left);
+    let gap = |g: &Gap| TextBox::of(&g.text()).overlaps(&at);
+    if tl.compact && at.x0 >= 2 && !tl.gaps.iter().any(gap) {
         return left;
     }
     text(
@@ -2387,14 +2389,15 @@ fn place_texts(tl: &mut Timeline) {
     // Compact, none past "now", where the view that follows the present ends.
     let right = tl.now_x + if tl.compact { -2 } else { RIGHT_PAD };
     for a in tl.arrows.iter_mut().filter(|a| a.pending()) {
-        a.text = p.place(pending_places(a, tl.compact), i32::MAX);
+        a.text = p.place(pending_places(a, tl.compact), i32::MAX, false);
     }
+    // Compact, marks are close together: a mark's label over another's glyph is left out.
     for m in tl.marks.iter_mut().filter(|m| !m.label.is_empty()) {
-        m.text = p.place(mark_places(m), right);
+        m.text = p.place(mark_places(m), right, tl.compact);
     }
     for a in tl.arrows.iter_mut() {
         if !a.label.is_empty() && !a.pending() {
-            a.text = p.place(arrow_places(a, tl.compact), right);
+            a.text = p.place(arrow_places(a, tl.compact), right, false);
         }
     }
     tl.width = tl.width.max(p.widest + 6);
@@ -2597,9 +2600,9 @@ impl Placer {
     }
 
     /// The first of `cands` that is clear of every text and inside the drawing (`limit` its
-    /// right end), preferring one off bars and glyphs too; none if the first says what is
-    /// already said there.
-    fn place(&mut self, cands: Vec<Text>, limit: i32) -> Option<Text> {
+    /// right end), preferring one off bars and glyphs too (`clear_only`: only one off them); none
+    /// if the first says what is already said there.
+    fn place(&mut self, cands: Vec<Text>, limit: i32, clear_only: bool) -> Option<Text> {
         let first = TextBox::of(cands.first()?);
         if self.movable.any(first.x0, first.x1, |m| {
             m.body == first.body && m.overlaps(&first)
@@ -2613,7 +2616,7 @@ impl Placer {
         let clear = |b: &TextBox| !self.soft.any(b.x0, b.x1, |r| r.hits(b));
         let pick = (0..cands.len())
             .find(|&i| ok(&boxes[i]) && clear(&boxes[i]))
-            .or_else(|| (0..cands.len()).find(|&i| ok(&boxes[i])))?;
+            .or_else(|| (0..cands.len()).find(|&i| !clear_only && ok(&boxes[i])))?;
         let b = boxes[pick].clone();
         self.movable.insert(b.x0, b.x1, b.clone());
         self.keep(b);
