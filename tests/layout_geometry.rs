@@ -188,6 +188,39 @@ impl Tally {
     }
 }
 
+/// The compact drawing (a phone's): every preset under every setting at every step, whole
+/// and windowed, lays its text out as apart as the full one.
+#[test]
+fn the_compact_drawing_lays_its_text_out_apart() {
+    let mut tally = Tally {
+        layouts: 0,
+        failures: Vec::new(),
+    };
+    for s in load_presets() {
+        let mut choices: Vec<Choice> = s
+            .variants
+            .iter()
+            .map(|v| Choice::Variant(v.name.clone()))
+            .collect();
+        choices.extend(Policy::ALL.iter().map(|p| Choice::Policy(*p)));
+        for c in choices {
+            let mut run = build_run(&s, &c);
+            run.run_script().unwrap();
+            let ctx = format!("{} ({}) compact", s.id, c.value());
+            for i in 0..=run.len() {
+                run.seek(i);
+                let first = layout::window_start(&run, 12);
+                for from in [1, first] {
+                    let tl = layout::layout_for(&run, from, true);
+                    assert!(tl.compact);
+                    tally.check(&tl, &run, &format!("{ctx} step {i} from {from}"));
+                }
+            }
+        }
+    }
+    tally.finish("the presets drawn compact");
+}
+
 #[test]
 fn every_preset_under_every_setting_lays_its_text_out_apart() {
     let mut tally = Tally {
@@ -563,4 +596,52 @@ fn violation_marks_never_cover_each_other() {
         pairs > 0,
         "no decision broke two properties: the test tests nothing"
     );
+}
+
+/// The diagram's view on a 360-px phone (CSS px), the narrowest of where the app is drawn
+/// there: the guide's iframes (320 px wide inside the guide's margins). Measured in Chromium
+/// at 360×740, the `.tl-scroll`'s clientWidth: 252 in the app, 256 embedded (`?embed`), 216
+/// in the guide's iframe (static/style.css: the page's and the panel's padding, the 76-px
+/// lane gutter).
+const PHONE_VIEW: i32 = 216;
+
+/// Issue 31: on a phone the story is told three steps at a time. Drawn compact, the view that
+/// follows the present holds the current step's band and the two before it whole (all of
+/// them, before step 3), for every preset at every step of its script. Drawn full, as on a
+/// wide screen, it held 0-2 (the minimum over the presets was 0, in 20 of 25).
+#[test]
+fn a_phone_shows_three_whole_steps_around_the_present() {
+    let mut short = Vec::new();
+    let mut least = usize::MAX;
+    for s in load_presets() {
+        let mut run = build_run(&s, &Choice::default_for(&s));
+        run.run_script().unwrap();
+        for i in 1..=run.len() {
+            run.seek(i);
+            let tl = layout::layout_for(&run, 1, true);
+            let left = layout::follow_left(&tl, PHONE_VIEW);
+            let right = left + PHONE_VIEW;
+            let whole: Vec<usize> = tl
+                .steps
+                .iter()
+                .filter(|b| b.x0 >= left && b.x1 <= right)
+                .map(|b| b.step)
+                .collect();
+            // The last three, consecutive, ending with the current step.
+            let want: Vec<usize> = (i.saturating_sub(2).max(1)..=i).collect();
+            least = least.min(whole.len());
+            if !want.iter().all(|w| whole.contains(w)) {
+                short.push(format!(
+                    "{} step {i}: {whole:?} whole in {left}..{right}; bands {:?}",
+                    s.id,
+                    tl.steps
+                        .iter()
+                        .map(|b| (b.step, b.x0, b.x1))
+                        .collect::<Vec<_>>()
+                ));
+            }
+        }
+    }
+    eprintln!("at least {least} whole steps in a {PHONE_VIEW}-px view");
+    assert!(short.is_empty(), "{}", short.join("\n"));
 }

@@ -7,7 +7,8 @@
 //! packs columns (`Spacing::Packed`): one starts where the lanes it draws on have room, so
 //! columns on different lanes share x, while every event stays right of every earlier one.
 //! So x is monotonic in time without being proportional to it; the ruler says which tick is
-//! where.
+//! where. A phone's narrow view packs them closer still, its verdicts' words shown on demand
+//! (`Spacing::Compact`).
 //!
 //! Lease bars come from events (grant, expiry, belief, crash) and are reconciled with each
 //! frame's world at the end of every step, so anything the events leave implicit (a release,
@@ -39,6 +40,59 @@ pub const VERDICT_W: i32 = 140;
 /// Empty stretches longer than this are drawn compressed.
 const MAX_EMPTY_RUN: u64 = 6;
 const GAP_W: i32 = 34;
+
+/// How much room the drawing gives what it shows along x: the full drawing, with every
+/// verdict's and mark's words beside it, or the compact one a phone draws (`Spacing::Compact`).
+#[derive(Clone, Copy, Debug)]
+struct Room {
+    /// The least distance between two events on one lane of a column.
+    anchor_sep: i32,
+    /// Packed, how far right of a column's last event the next column's first is at least.
+    advance: i32,
+    min_col: i32,
+    /// The room of an arrow's end or a bar's edge.
+    anchor_w: i32,
+    /// The room of a mark without a label.
+    mark_w: i32,
+    empty_tick: i32,
+    gap_w: i32,
+    /// The room a mark with a label takes (compact, its glyph's).
+    label_w: i32,
+    /// Whether a verdict's three lines of words are drawn under it and given room.
+    words: bool,
+}
+
+const FULL: Room = Room {
+    anchor_sep: ANCHOR_SEP,
+    advance: ADVANCE,
+    min_col: MIN_COL,
+    anchor_w: ANCHOR_W,
+    mark_w: MARK_W,
+    empty_tick: EMPTY_TICK,
+    gap_w: GAP_W,
+    label_w: LABEL_W,
+    words: true,
+};
+
+/// Compact: a verdict is its glyph (its words are its accessible name, its tooltip, and what
+/// focusing or tapping it shows under the diagram); a mark is drawn where its lane's messages
+/// arrive and leave in its column, not beside them (its label is drawn where there is room,
+/// and is its tooltip and the event log's line); events, columns and idle ticks closer. Three
+/// steps of every preset fit a 360-px phone's view (tests/layout_geometry.rs measures them).
+const PHONE: Room = Room {
+    anchor_sep: 12,
+    advance: 6,
+    min_col: 16,
+    anchor_w: 10,
+    mark_w: 18,
+    empty_tick: 6,
+    gap_w: 20,
+    label_w: 18,
+    words: false,
+};
+
+/// The room a compact verdict takes: its glyph.
+const GLYPH_W: i32 = 22;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LaneKind {
@@ -224,6 +278,9 @@ pub struct Verdict {
     pub kept: &'static str,
     pub title: String,
     pub recent: bool,
+    /// Whether its lines of words are drawn under it (not in the compact drawing, where its
+    /// words are what focusing or tapping it shows).
+    pub words: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -271,6 +328,15 @@ impl Verdict {
                 format!("{} {}", self.kept, self.highest),
             ),
         ]
+    }
+
+    /// The lines the diagram draws under it: `lines`, or none in the compact drawing.
+    pub fn drawn_lines(&self) -> Vec<Text> {
+        if self.words {
+            self.lines().into()
+        } else {
+            Vec::new()
+        }
     }
 
     /// The verdict in a sentence: its accessible name, its tooltip, and what focusing it shows.
@@ -342,6 +408,8 @@ pub struct Timeline {
     /// The x of the present (the current step's end).
     pub now_x: i32,
     pub now_tick: Tick,
+    /// Drawn compact, for a narrow view (`Spacing::Compact`).
+    pub compact: bool,
 }
 
 impl Timeline {
@@ -455,6 +523,7 @@ fn place(
     e: &Event,
     lane_of: &dyn Fn(&str) -> Option<usize>,
     kept: &dyn Fn(&str) -> Option<&'static str>,
+    room: Room,
 ) -> Option<Place> {
     use EventKind::*;
     let actor = lane_of(&e.actor);
@@ -474,7 +543,11 @@ fn place(
         | WriteRejected { resource, .. }
         | WriteReplayed { resource, .. }
         | CheckPassed { resource, .. } => {
-            let w = verdict_width(e, kept(resource));
+            let w = if room.words {
+                verdict_width(e, kept(resource))
+            } else {
+                GLYPH_W
+            };
             lane_of(resource).map(|l| Place::Own(l, w, e.request.as_deref().map(str::to_string)))
         }
         Violation { resource, .. } => {
@@ -487,28 +560,32 @@ fn place(
         Prepared { .. } => {
             // Its label names the request and token: room for a long label.
             let chars = e.request.as_deref().map_or(5, str::len) + 6;
-            own(LABEL_W.max(chars as i32 * 6 + 10))
+            own(if room.words {
+                LABEL_W.max(chars as i32 * 6 + 10)
+            } else {
+                room.label_w
+            })
         }
-        RenewalFailed { .. } | ClockJumped { .. } => own(LABEL_W),
+        RenewalFailed { .. } | ClockJumped { .. } => own(room.label_w),
         LeaseGranted { .. }
         | LeaseExpired { .. }
         | FenceStarted { .. }
         | FenceRetried { .. }
-        | ReplyIgnored { .. } => own(LABEL_W),
+        | ReplyIgnored { .. } => own(room.label_w),
         CoordinatorRestarted { .. }
         | CoordinatorRestored
         | CoordinatorBackedUp
-        | FailedOver { .. } => own(LABEL_W),
+        | FailedOver { .. } => own(room.label_w),
         FenceRegistered { .. }
         | TransactionRefused { .. }
         | ResourceBackedUp { .. }
         | ResourceRestored { .. }
-        | ResourceRestarted { .. } => own(LABEL_W),
+        | ResourceRestarted { .. } => own(room.label_w),
         LeaseRenewed { .. }
         | RenewalDenied { .. }
         | LeaseReleased { .. }
         | WaitersNotified { .. }
-        | AcquireQueued { .. } => own(MARK_W),
+        | AcquireQueued { .. } => own(room.mark_w),
         AcquireSent { .. }
         | LeaseAcquired { .. }
         | LeaseBeliefRenewed { .. }
@@ -529,6 +606,8 @@ struct Slot {
     key: Option<String>,
     width: i32,
     offset: i32,
+    /// Compact: a mark is drawn at this anchor.
+    marked: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -572,8 +651,22 @@ impl Column {
             key,
             width,
             offset: 0,
+            marked: false,
         });
         v.len() - 1
+    }
+
+    /// Compact, a mark's slot: the lane's anchor in the column, where its messages arrive
+    /// and leave, unless a mark is drawn there already; else a slot of its own.
+    fn mark_slot(&mut self, lane: usize, width: i32) -> usize {
+        let i = self.slot(lane, Some(ANCHOR.into()), width);
+        let v = self.lane(lane);
+        if v[i].marked {
+            self.slot(lane, None, width)
+        } else {
+            v[i].marked = true;
+            i
+        }
     }
 
     fn find(&self, lane: usize, key: &str) -> Option<usize> {
@@ -615,15 +708,15 @@ impl Column {
     /// lines) starts past the words before it; an anchor, which has none, needs only to be
     /// right of the event before it (`ANCHOR_SEP`), so a reply leaves from beside its verdict
     /// rather than past the verdict's words.
-    fn finish(&mut self) {
-        let mut width = MIN_COL;
+    fn finish(&mut self, room: Room) {
+        let mut width = room.min_col;
         for (_, v) in self.slots.iter_mut() {
             let (mut words_end, mut last_centre) = (0, i32::MIN / 2);
             for s in v.iter_mut() {
                 let centre = if s.key.as_deref() == Some(ANCHOR) {
-                    (last_centre + ANCHOR_SEP).max(s.width / 2)
+                    (last_centre + room.anchor_sep).max(s.width / 2)
                 } else {
-                    (words_end + s.width / 2).max(last_centre + ANCHOR_SEP)
+                    (words_end + s.width / 2).max(last_centre + room.anchor_sep)
                 };
                 s.offset = centre - s.width / 2;
                 last_centre = centre;
@@ -798,13 +891,41 @@ pub fn layout_from(run: &Run, first: usize) -> Timeline {
 #[derive(Clone, Copy, Debug)]
 pub enum Spacing<'a> {
     /// A column starts where the lanes it draws on have room, so a verdict's words on one
-    /// lane do not push a grant on another to the right: the compact diagram the page draws,
-    /// where a whole story fits one screen more often. Time still runs left to right.
+    /// lane do not push a grant on another to the right: the diagram the page draws on a wide
+    /// screen, where a whole story fits one screen more often. Time still runs left to right.
     Packed,
+    /// Packed, in less room: the drawing of a narrow view (a phone), where a verdict is its
+    /// glyph and a mark's label is drawn only where there is room (`PHONE`).
+    Compact,
     /// One column after another, step `first + i`'s band at least `min[i]` wide: two runs of
     /// the same steps laid out with the larger of their band widths line up step for step
     /// (compare view).
     Aligned(&'a [i32]),
+}
+
+impl Spacing<'_> {
+    fn room(&self) -> Room {
+        match self {
+            Spacing::Compact => PHONE,
+            _ => FULL,
+        }
+    }
+
+    /// Whether columns are packed (a column starts where its lanes have room).
+    fn packed(&self) -> bool {
+        !matches!(self, Spacing::Aligned(_))
+    }
+}
+
+/// As `layout_from`, drawn compact (`Spacing::Compact`) when `compact`: what the page draws
+/// in a narrow view.
+pub fn layout_for(run: &Run, first: usize, compact: bool) -> Timeline {
+    let spacing = if compact {
+        Spacing::Compact
+    } else {
+        Spacing::Packed
+    };
+    layout_with(run, first, spacing)
 }
 
 /// The width of each step's band, from step `first` on: what `layout_with` takes to draw
@@ -827,7 +948,8 @@ pub fn layout_with(run: &Run, first: usize, spacing: Spacing) -> Timeline {
     };
 
     // 1. Columns and slots.
-    let (mut cols, spots) = columns(run, first, &lanes);
+    let room = spacing.room();
+    let (mut cols, spots) = columns(run, first, &lanes, room);
     // 2. x for every tick and column, and the steps' bands.
     let axis = axis(&mut cols, start_tick, world.now(), first, spacing);
     let steps = step_bands(&cols, cursor, spacing);
@@ -859,6 +981,7 @@ pub fn layout_with(run: &Run, first: usize, spacing: Spacing) -> Timeline {
         gaps: axis.gaps,
         now_x: axis.now_x,
         now_tick: world.now(),
+        compact: !room.words,
         ..Default::default()
     };
     let mut p = Painter::new(tl, &lanes, world, cursor);
@@ -916,7 +1039,7 @@ impl Steps<'_> {
 /// Phase 1: a column per (tick, step) with events, a slot per lane in it for what needs room,
 /// and each event's spot. Events come in time order within a step and each step starts at
 /// the tick the previous one ended, so columns are created in (tick, step) order.
-fn columns(run: &Run, first: usize, lanes: &[Lane]) -> (Vec<Column>, Vec<Spot>) {
+fn columns(run: &Run, first: usize, lanes: &[Lane], room: Room) -> (Vec<Column>, Vec<Spot>) {
     let world = run.world();
     let lane_of = |name: &str| lanes.iter().position(|l| l.name == name);
     // What a fenced resource keeps (`Policy::kept_token`); none for one that is not.
@@ -947,12 +1070,15 @@ fn columns(run: &Run, first: usize, lanes: &[Lane]) -> (Vec<Column>, Vec<Spot>) 
             let k = steps.start(s) + i - base;
             let ci = column(&mut cols, e.tick, s);
             let col = &mut cols[ci];
-            let at = match place(e, &lane_of, &kept) {
-                Some(Place::Anchor(l)) => Some((l, col.slot(l, Some(ANCHOR.into()), ANCHOR_W))),
+            let at = match place(e, &lane_of, &kept, room) {
+                Some(Place::Anchor(l)) => {
+                    Some((l, col.slot(l, Some(ANCHOR.into()), room.anchor_w)))
+                }
                 Some(Place::Own(l, w, Some(r))) => {
                     let n = col.count(l, &r, false);
                     Some((l, col.slot(l, Some(format!("{r}#{n}")), w)))
                 }
+                Some(Place::Own(l, w, None)) if !room.words => Some((l, col.mark_slot(l, w))),
                 Some(Place::Own(l, w, None)) => Some((l, col.slot(l, None, w))),
                 Some(Place::Attach(l, r)) => {
                     let nth = if matches!(e.kind, EventKind::Delivered { .. }) {
@@ -974,12 +1100,12 @@ fn columns(run: &Run, first: usize, lanes: &[Lane]) -> (Vec<Column>, Vec<Spot>) 
         let col = &mut cols[spots[k].col];
         let slot = match col.find(l, &r) {
             Some(i) => i,
-            None => col.slot(l, Some(ANCHOR.into()), ANCHOR_W),
+            None => col.slot(l, Some(ANCHOR.into()), room.anchor_w),
         };
         spots[k].at = Some((l, slot));
     }
     for c in cols.iter_mut() {
-        c.finish();
+        c.finish(room);
     }
     (cols, spots)
 }
@@ -1010,6 +1136,7 @@ fn axis(cols: &mut [Column], start_tick: Tick, now: Tick, first: usize, spacing:
     let mut t: Tick = start_tick;
     let mut next = 0; // the first column not yet placed
     let mut band_x0 = LEFT; // where the band of the step being placed began
+    let room = spacing.room();
     while t <= now {
         if cols.get(next).is_some_and(|c| c.tick == t) {
             let mut tick_x = None;
@@ -1017,7 +1144,7 @@ fn axis(cols: &mut [Column], start_tick: Tick, now: Tick, first: usize, spacing:
                 let last = cols.get(next + 1).is_none_or(|n| n.step != cols[next].step);
                 let c = &mut cols[next];
                 match spacing {
-                    Spacing::Packed => {
+                    Spacing::Packed | Spacing::Compact => {
                         // Where the column's first and last events are, from its left edge.
                         let (first_c, last_c) = (c.first_centre(), c.last_centre());
                         // Time: its first event right of every earlier one. Room: what it
@@ -1036,8 +1163,8 @@ fn axis(cols: &mut [Column], start_tick: Tick, now: Tick, first: usize, spacing:
                             lane_end[*l] = x0 + COL_PAD + Column::lane_extent(v);
                         }
                         reach = reach.max(x0 + c.width);
-                        tick_x = tick_x.or(Some(x0 + first_c - ADVANCE / 2));
-                        x = x0 + last_c + ADVANCE;
+                        tick_x = tick_x.or(Some(x0 + first_c - room.advance / 2));
+                        x = x0 + last_c + room.advance;
                     }
                     Spacing::Aligned(min_bands) => {
                         c.x0 = x;
@@ -1070,15 +1197,15 @@ fn axis(cols: &mut [Column], start_tick: Tick, now: Tick, first: usize, spacing:
             t = until.max(a + 1);
             let n = t - a;
             if n <= MAX_EMPTY_RUN {
-                x += n as i32 * EMPTY_TICK;
+                x += n as i32 * room.empty_tick;
             } else {
                 x = x.max(reach);
                 gaps.push(Gap {
-                    x0: x + 2 * EMPTY_TICK,
-                    x1: x + 2 * EMPTY_TICK + GAP_W,
+                    x0: x + 2 * room.empty_tick,
+                    x1: x + 2 * room.empty_tick + room.gap_w,
                     ticks: n,
                 });
-                x += 4 * EMPTY_TICK + GAP_W;
+                x += 4 * room.empty_tick + room.gap_w;
             }
             reach = reach.max(x);
         }
@@ -1086,7 +1213,8 @@ fn axis(cols: &mut [Column], start_tick: Tick, now: Tick, first: usize, spacing:
     Axis {
         gaps,
         labels,
-        now_x: x.max(reach) + 8,
+        // Compact, closer to the last column: the view that follows the present ends there.
+        now_x: x.max(reach) + if room.words { 8 } else { 4 },
     }
 }
 
@@ -1106,13 +1234,15 @@ fn step_bands(cols: &[Column], cursor: usize, spacing: Spacing) -> Vec<StepBand>
                 // Packed, from just left of its first event: a verdict's words reach left
                 // into the step before, and the current step's highlight must not claim
                 // that step's events.
-                x0: match spacing {
-                    Spacing::Packed => (c.x0 + c.first_centre() - ADVANCE / 2).max(c.x0),
-                    Spacing::Aligned(_) => prev_end,
+                x0: if spacing.packed() {
+                    (c.x0 + c.first_centre() - spacing.room().advance / 2).max(c.x0)
+                } else {
+                    prev_end
                 },
-                x1: match spacing {
-                    Spacing::Packed => c.x0 + c.width,
-                    Spacing::Aligned(_) => end,
+                x1: if spacing.packed() {
+                    c.x0 + c.width
+                } else {
+                    end
                 },
                 current: c.step == cursor,
             }),
@@ -1309,8 +1439,13 @@ impl<'a> Painter<'a> {
                     // Beside the verdict it concerns, clear of the arrow coming in; a second
                     // violation of the same decision beside the first, not on it (where it
                     // could be neither seen nor hovered).
-                    let y = self.lanes[l].axis;
-                    let mut x = at.x + 28;
+                    // Compact, under the verdict, where its words are in the full drawing:
+                    // beside it is the next column's room.
+                    let (mut x, y) = if self.tl.compact {
+                        (at.x, self.lanes[l].axis + 30)
+                    } else {
+                        (at.x + 28, self.lanes[l].axis)
+                    };
                     while self.tl.violations.iter().any(|v| v.y == y && v.x == x) {
                         x += 22;
                     }
@@ -1572,6 +1707,7 @@ impl<'a> Painter<'a> {
             kept,
             title: describe(e),
             recent: at.recent,
+            words: !self.tl.compact,
         });
     }
 
@@ -2141,14 +2277,23 @@ pub fn tick_text(k: &TickLabel) -> Text {
     )
 }
 
-/// The present's label on the ruler.
+/// The present's label on the ruler: right of the "now" line, or compact left of it where
+/// there is room (over the last ticks' labels, which give way), so that the view need not
+/// reach past it.
 pub fn now_text(tl: &Timeline) -> Text {
+    let body = format!("now t={}", tl.now_tick);
+    let left = text("now-label", tl.now_x - 4, RULER_H - 12, Anchor::End, body);
+    let at = TextBox::of(&left);
+    let gap = |g: &Gap| TextBox::of(&g.text()).overlaps(&at);
+    if tl.compact && at.x0 >= 2 && !tl.gaps.iter().any(gap) {
+        return left;
+    }
     text(
         "now-label",
         tl.now_x + 4,
         RULER_H - 12,
         Anchor::Start,
-        format!("now t={}", tl.now_tick),
+        left.body,
     )
 }
 
@@ -2241,16 +2386,18 @@ fn place_texts(tl: &mut Timeline) {
     }
     // Labels that can move: the first clear place of their candidates. Messages in flight
     // first, labelled at their heads by "now"; then marks; then delivered messages.
-    let right = tl.now_x + RIGHT_PAD;
+    // Compact, none past "now", where the view that follows the present ends.
+    let right = tl.now_x + if tl.compact { -2 } else { RIGHT_PAD };
     for a in tl.arrows.iter_mut().filter(|a| a.pending()) {
-        a.text = p.place(pending_places(a), i32::MAX);
+        a.text = p.place(pending_places(a, tl.compact), i32::MAX, false);
     }
+    // Compact, marks are close together: a mark's label over another's glyph is left out.
     for m in tl.marks.iter_mut().filter(|m| !m.label.is_empty()) {
-        m.text = p.place(mark_places(m), right);
+        m.text = p.place(mark_places(m), right, tl.compact);
     }
     for a in tl.arrows.iter_mut() {
         if !a.label.is_empty() && !a.pending() {
-            a.text = p.place(arrow_places(a), right);
+            a.text = p.place(arrow_places(a, tl.compact), right, false);
         }
     }
     tl.width = tl.width.max(p.widest + 6);
@@ -2260,7 +2407,9 @@ fn place_texts(tl: &mut Timeline) {
 }
 
 /// Where a message in flight's label may go: beside its head, then further above and below.
-fn pending_places(a: &Arrow) -> Vec<Text> {
+/// Compact, only what it is (the dashed arrow says it is on its way, and its tooltip says it
+/// in words), left of its head first, so that the view need not reach past the present.
+fn pending_places(a: &Arrow, compact: bool) -> Vec<Text> {
     let what = if a.label.is_empty() {
         a.kind.clone()
     } else {
@@ -2271,18 +2420,23 @@ fn pending_places(a: &Arrow) -> Vec<Text> {
     } else {
         "in flight"
     };
-    let body = format!("{p}: {what}");
-    [0, -13, 13, -26, 26, -39, 39]
-        .iter()
-        .map(|dy| {
-            text(
-                "pending-label",
-                a.x1 + 7,
-                a.y1 + 4 + dy,
-                Anchor::Start,
-                body.clone(),
-            )
-        })
+    let body = if compact {
+        what
+    } else {
+        format!("{p}: {what}")
+    };
+    let mut places = Vec::new();
+    if compact {
+        for dy in [0, -13, 13, -26, 26] {
+            places.push((a.x1 - 7, dy, Anchor::End));
+        }
+    }
+    for dy in [0, -13, 13, -26, 26, -39, 39] {
+        places.push((a.x1 + 7, dy, Anchor::Start));
+    }
+    places
+        .into_iter()
+        .map(|(x, dy, anchor)| text("pending-label", x, a.y1 + 4 + dy, anchor, body.clone()))
         .collect()
 }
 
@@ -2308,10 +2462,16 @@ fn mark_places(m: &Mark) -> Vec<Text> {
 }
 
 /// Where a delivered message's label may go: along the arrow, near the sender first (a
-/// quarter of the way), either side.
-fn arrow_places(a: &Arrow) -> Vec<Text> {
+/// quarter of the way), either side. Compact, near the sender only: there a steep arrow's
+/// middle is a lane or two away, beside other messages.
+fn arrow_places(a: &Arrow, compact: bool) -> Vec<Text> {
     let mut cands = Vec::new();
-    for f in [25, 35, 15, 45, 55, 65, 8, 75, 85] {
+    let along: &[i32] = if compact {
+        &[25, 15, 35, 8]
+    } else {
+        &[25, 35, 15, 45, 55, 65, 8, 75, 85]
+    };
+    for &f in along {
         let px = a.x0 + (a.x1 - a.x0) * f / 100;
         let py = a.y0 + (a.y1 - a.y0) * f / 100;
         for (dx, anchor) in [(6, Anchor::Start), (-6, Anchor::End)] {
@@ -2353,7 +2513,7 @@ impl Placer {
             bottom: tl.height - 1,
         };
         for v in &tl.verdicts {
-            for t in v.lines() {
+            for t in v.drawn_lines() {
                 p.keep(TextBox::of(&t));
             }
         }
@@ -2440,9 +2600,9 @@ impl Placer {
     }
 
     /// The first of `cands` that is clear of every text and inside the drawing (`limit` its
-    /// right end), preferring one off bars and glyphs too; none if the first says what is
-    /// already said there.
-    fn place(&mut self, cands: Vec<Text>, limit: i32) -> Option<Text> {
+    /// right end), preferring one off bars and glyphs too (`clear_only`: only one off them); none
+    /// if the first says what is already said there.
+    fn place(&mut self, cands: Vec<Text>, limit: i32, clear_only: bool) -> Option<Text> {
         let first = TextBox::of(cands.first()?);
         if self.movable.any(first.x0, first.x1, |m| {
             m.body == first.body && m.overlaps(&first)
@@ -2456,7 +2616,7 @@ impl Placer {
         let clear = |b: &TextBox| !self.soft.any(b.x0, b.x1, |r| r.hits(b));
         let pick = (0..cands.len())
             .find(|&i| ok(&boxes[i]) && clear(&boxes[i]))
-            .or_else(|| (0..cands.len()).find(|&i| ok(&boxes[i])))?;
+            .or_else(|| (0..cands.len()).find(|&i| !clear_only && ok(&boxes[i])))?;
         let b = boxes[pick].clone();
         self.movable.insert(b.x0, b.x1, b.clone());
         self.keep(b);
@@ -2515,6 +2675,11 @@ pub fn follow_right(tl: &Timeline) -> i32 {
 /// the ones to give way. (Bars' own text slides instead: `bar_text_in_view`.)
 pub fn follow_left(tl: &Timeline, view: i32) -> i32 {
     let left = follow_right(tl) - view;
+    // Compact (a phone's narrow view), as many steps as fit: the view ends at the present,
+    // and what its left edge cuts fades out there.
+    if tl.compact {
+        return left.max(0);
+    }
     // Not so far that the view shows more of the empty room than of the run.
     let most = (tl.width - view).min(left + view / 4).max(left);
     // Not so far left that the "now" line leaves the view (its label may give way too).
@@ -2585,7 +2750,7 @@ pub fn texts(tl: &Timeline) -> Vec<Text> {
     out.extend(tl.arrows.iter().filter_map(|b| b.text.clone()));
     out.extend(tl.marks.iter().filter_map(|b| b.text.clone()));
     for v in &tl.verdicts {
-        out.extend(v.lines());
+        out.extend(v.drawn_lines());
     }
     out.extend(tl.ticks.iter().map(tick_text));
     out.push(now_text(tl));
@@ -2763,7 +2928,8 @@ impl Timeline {
 
     /// The step numbers on the ruler: the current step's, and others where there is room.
     pub fn step_numbers(&self) -> Vec<(usize, Text)> {
-        let mut last_label = -1000;
+        // Compact, the first steps are narrow: their numbers keep clear of the ruler's title.
+        let mut last_label = if self.compact { 26 } else { -1000 };
         let mut out = Vec::new();
         for b in &self.steps {
             let cx = (b.x0 + b.x1) / 2;
@@ -3152,7 +3318,7 @@ mod tests {
         for w in tl.steps.windows(2) {
             assert!(w[0].x0 < w[1].x0 && w[0].x0 <= w[0].x1);
         }
-        let (cols, _) = columns(&run, 1, &tl.lanes);
+        let (cols, _) = columns(&run, 1, &tl.lanes, FULL);
         let mut cols = cols;
         axis(&mut cols, 0, run.world().now(), 1, Spacing::Packed);
         let centres = |c: &Column| -> Vec<(usize, i32, i32)> {

@@ -329,7 +329,7 @@ fn diagram(d: &mut Doc, tl: &Timeline) {
         d.group(&v.class(), &v.explain());
         d.shape("shape", &v.shape());
         d.placed(&v.glyph_text());
-        for t in v.lines() {
+        for t in v.drawn_lines() {
             d.placed(&t);
         }
         d.end();

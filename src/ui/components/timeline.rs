@@ -80,8 +80,9 @@ pub fn Timeline() -> Html {
     // run; "Show earlier steps" widens it.
     let window = use_state_eq(|| layout::WINDOW_EVENTS);
     let first = layout::window_start(run, *window);
-    let tl = use_memo((state.version, first), |&(_, first)| {
-        layout::layout_from(run, first)
+    let compact = narrow();
+    let tl = use_memo((state.version, first, compact), |&(_, first, compact)| {
+        layout::layout_for(run, first, compact)
     });
     let earlier = {
         let window = window.clone();
@@ -104,6 +105,23 @@ pub fn Timeline() -> Html {
             <Diagram tl={tl} label="timeline-h" desc_id="tl-desc" {desc} defs=true />
         </section>
     }
+}
+
+/// The widest window (CSS px) drawn compact (`layout::Spacing::Compact`): a phone's, where
+/// the full drawing showed two steps at most (static/style.css narrows the gutter there too).
+const COMPACT_MAX: f64 = 520.0;
+
+/// Whether to draw compact: the window's width at this render, as the legend's fold reads it
+/// (a phone turned on its side is drawn for its new width from the next step on).
+fn narrow() -> bool {
+    window_width().is_some_and(|w| w <= COMPACT_MAX)
+}
+
+/// The window's width in CSS px.
+fn window_width() -> Option<f64> {
+    web_sys::window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|w| w.as_f64())
 }
 
 /// The diagram's description for screen readers.
@@ -399,10 +417,7 @@ fn now_line(tl: &Tl) -> Html {
 /// The legend, folded on a narrow screen (where it took eight lines above the diagram) and
 /// open on a wide one; either way the reader can toggle it.
 fn legend() -> Html {
-    let wide = web_sys::window()
-        .and_then(|w| w.inner_width().ok())
-        .and_then(|w| w.as_f64())
-        .is_none_or(|w| w >= 760.0);
+    let wide = window_width().is_none_or(|w| w >= 760.0);
     html! {
         <details class="legend-fold" open={wide}>
         <summary>{"Legend"}</summary>
@@ -522,7 +537,6 @@ fn mark(i: usize, m: &Mark) -> Html {
 /// A verdict: focusable, and focusing or clicking it shows its explanation.
 fn verdict(i: usize, v: &Verdict, show: Callback<()>, hide: Callback<FocusEvent>) -> Html {
     let explain = v.explain();
-    let [what, outcome, highest] = v.lines();
     html! {
         <g key={format!("v{i}")} class={with_recent(&v.class(), v.recent)}
             tabindex="0" role="img" aria-label={explain.clone()}
@@ -533,9 +547,7 @@ fn verdict(i: usize, v: &Verdict, show: Callback<()>, hide: Callback<FocusEvent>
             {circle("halo", v.x, v.y, 16)}
             {shape("shape", &v.shape())}
             {placed(&v.glyph_text())}
-            {placed(&what)}
-            {placed(&outcome)}
-            {placed(&highest)}
+            {for v.drawn_lines().iter().map(placed)}
         </g>
     }
 }
