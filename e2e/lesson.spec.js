@@ -155,6 +155,14 @@ for (const [width, height] of [[360, 740], [1280, 800]]) {
         return !!tools && !!(main.compareDocumentPosition(tools) & Node.DOCUMENT_POSITION_FOLLOWING);
       });
       expect(after, 'the tools come after the main view').toBe(true);
+      // A long question is cut to four lines; the button shows it whole.
+      const more = button(page, 'Read it all');
+      await expect(more).toHaveAttribute('aria-expanded', 'false');
+      await more.click();
+      await expect(button(page, 'Less')).toHaveAttribute('aria-expanded', 'true');
+      expect((await box('.picker .summary')).height).toBeGreaterThan(question.height + 40);
+    } else {
+      await expect(button(page, 'Read it all')).toBeHidden();
     }
     await expect(button(page, 'Copy link')).toHaveCount(1);
     expect(pageErrors).toEqual([]);

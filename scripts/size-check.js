@@ -22,8 +22,10 @@ const BUDGET_KB = 200;
 // the first load's bytes go"). A ratchet: it moves down, to the first load rounded up to
 // the next whole KB plus 1 KB, whenever a change shrinks the first load. It moved up once
 // since, for the branches of issue 31 (+11.0 KB: the tree, its select, links and files that
-// carry it, the compare view for two branches), which issue 35's split is to load on demand.
-const CEILING_KB = 407;
+// carry it, the compare view for two branches), the phone's compact timeline (+0.6 KB) and
+// its first screen (+0.6 KB),
+// which issue 35's split is to load on demand.
+const CEILING_KB = 409;
 
 function walk(dir) {
   const out = [];

@@ -52,6 +52,13 @@ pub fn Picker() -> Html {
         })
     };
 
+    // On a phone a long question is cut to four lines (style.css), so the bar and the
+    // timeline are on the first screen; this button shows it whole.
+    let whole = use_state_eq(|| false);
+    let on_whole = {
+        let whole = whole.clone();
+        Callback::from(move |_: MouseEvent| whole.set(!*whole))
+    };
     let groups = text::scenario_groups(&state.scenarios);
     let policy_note = match &state.choice {
         Choice::Variant(n) => format!("“{n}” is one of the settings this scenario contrasts."),
@@ -79,7 +86,14 @@ pub fn Picker() -> Html {
                 </select>
                 <p id="policy-note" class="note">{policy_note}</p>
             </div>
-            <p class="summary">{current.summary.clone()}</p>
+            <p id="scenario-summary" class={classes!("summary", (!*whole).then_some("clamped"))}>{current.summary.clone()}</p>
+            // Four lines at a phone's width hold about 160 characters.
+            if current.summary.len() > 160 {
+                <button type="button" class="small more" aria-controls="scenario-summary"
+                    aria-expanded={whole.to_string()} onclick={on_whole}>
+                    {if *whole { "Less" } else { "Read it all" }}
+                </button>
+            }
         </div>
     }
 }
