@@ -12,6 +12,12 @@ use super::world::{ActionError, World};
 use serde::{Deserialize, Serialize};
 use std::rc::Rc;
 
+/// The most events a run keeps, over all its steps: what bounds its memory (each frame shares
+/// the events before it, and a world's size follows what it has recorded). With
+/// `World`'s `MAX_STEP_EVENTS` per step, no accepted input runs past it: a step that would is
+/// refused, and the run keeps what it had.
+pub const MAX_RUN_EVENTS: usize = 300_000;
+
 /// What produced a frame.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -407,8 +413,13 @@ impl Run {
             })?;
             new_events.extend(evs);
         }
-        let forked = self.cursor < self.len();
         let events_end = self.frames[self.cursor].events_end + new_events.len();
+        if events_end > MAX_RUN_EVENTS {
+            return Err(ActionError(format!(
+                "the run would hold {events_end} events, more than the {MAX_RUN_EVENTS} a run may keep"
+            )));
+        }
+        let forked = self.cursor < self.len();
         self.frames.truncate(self.cursor + 1);
         self.first_user = self.first_user.filter(|&u| u <= self.cursor);
         if matches!(entry, Entry::User(_)) && self.first_user.is_none() {

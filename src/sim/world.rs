@@ -56,6 +56,8 @@ pub struct World {
 struct Log {
     events: Vec<Event>,
     quiet: bool,
+    /// The step stopped short: it had recorded more than `MAX_STEP_EVENTS`.
+    over: bool,
 }
 
 impl Log {
@@ -63,11 +65,19 @@ impl Log {
         Log {
             events: Vec::new(),
             quiet: true,
+            over: false,
         }
     }
 }
 
-/// Why an action was refused. The world is unchanged.
+/// The most events one step may record. A step of time runs tick by tick, and what a tick
+/// records has no bound of its own (64 workers renewing every tick); past this a step stops
+/// and is refused, rather than fill memory: a run keeps every event it records. Three
+/// thousand times the busiest preset's step.
+pub const MAX_STEP_EVENTS: usize = 100_000;
+
+/// Why an action was refused. The world is unchanged (but for a step over `MAX_STEP_EVENTS`:
+/// see [`World::step`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActionError(pub String);
 
@@ -442,10 +452,20 @@ impl World {
     }
 
     /// Take one action. Returns the events it caused; on error nothing changed.
+    ///
+    /// A step of time that would record more than [`MAX_STEP_EVENTS`] stops there and is
+    /// refused; unlike other refusals it leaves the world part-way, so a caller discards it
+    /// (`Run` steps a copy).
     pub fn step(&mut self, action: &Action) -> Result<Vec<Event>, ActionError> {
         self.check(action)?;
         let mut log = Log::default();
         self.apply(action, &mut log);
+        if log.over {
+            return refuse(format!(
+                "it would record more than {MAX_STEP_EVENTS} events, the most one step may (it had reached t = {} of its time); take the time in shorter steps",
+                self.now
+            ));
+        }
         self.note_overlaps();
         for e in &log.events {
             self.metrics.count(&e.kind);
@@ -497,6 +517,10 @@ impl World {
 
     fn run_ticks(&mut self, ticks: Tick, log: &mut Log) {
         for _ in 0..ticks {
+            if log.events.len() > MAX_STEP_EVENTS {
+                log.over = true;
+                return;
+            }
             self.tick(log);
         }
     }
