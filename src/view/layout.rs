@@ -2310,6 +2310,39 @@ impl Rect {
     }
 }
 
+/// A message's arrow, as a segment from (x0, y0) to (x1, y1).
+#[derive(Clone, Copy)]
+struct Segment(i32, i32, i32, i32);
+
+impl Segment {
+    /// Whether it runs through the box `b` (its halo aside: a line may touch a text's white
+    /// rim). Liang–Barsky clipping.
+    fn crosses(&self, b: &TextBox) -> bool {
+        let (bx0, by0) = (b.x0 as f64 + 1.0, b.y0 as f64 + 1.0);
+        let (bx1, by1) = (b.x1 as f64 - 1.0, b.y1 as f64 - 1.0);
+        let (x0, y0) = (self.0 as f64, self.1 as f64);
+        let (dx, dy) = (self.2 as f64 - x0, self.3 as f64 - y0);
+        let (mut t0, mut t1) = (0.0f64, 1.0f64);
+        for (p, q) in [
+            (-dx, x0 - bx0),
+            (dx, bx1 - x0),
+            (-dy, y0 - by0),
+            (dy, by1 - y0),
+        ] {
+            if p == 0.0 {
+                if q < 0.0 {
+                    return false;
+                }
+            } else if p < 0.0 {
+                t0 = t0.max(q / p);
+            } else {
+                t1 = t1.min(q / p);
+            }
+        }
+        t0 < t1
+    }
+}
+
 /// Boxes bucketed by x, so that finding what a box hits looks at its neighbours only (a long
 /// run's full layout places thousands of labels).
 struct Grid<T> {
@@ -2484,6 +2517,22 @@ fn arrow_places(a: &Arrow, compact: bool) -> Vec<Text> {
             ));
         }
     }
+    // A shallow arrow runs through a label beside it: above it or below it, then.
+    if !compact {
+        for &f in along {
+            let px = a.x0 + (a.x1 - a.x0) * f / 100;
+            let py = a.y0 + (a.y1 - a.y0) * f / 100;
+            for dy in [-6, 15, -12, 21] {
+                cands.push(text(
+                    "arrow-label",
+                    px,
+                    py + dy,
+                    Anchor::Middle,
+                    a.label.clone(),
+                ));
+            }
+        }
+    }
     cands
 }
 
@@ -2495,6 +2544,8 @@ struct Placer {
     soft: Grid<Rect>,
     /// The labels that could move, placed: one saying the same words nearby is left out.
     movable: Grid<TextBox>,
+    /// Messages' arrows, as segments: a text had better not be crossed by one.
+    lines: Grid<Segment>,
     /// The right end of the widest text.
     widest: i32,
     top: i32,
@@ -2508,6 +2559,7 @@ impl Placer {
             hard: Grid::new(),
             soft: Grid::new(),
             movable: Grid::new(),
+            lines: Grid::new(),
             widest: 0,
             top: RULER_H + 1,
             bottom: tl.height - 1,
@@ -2533,7 +2585,18 @@ impl Placer {
         for a in tl.arrows.iter().filter(|a| a.pending()) {
             avoid(Rect::around(a.x1, a.y1, 5));
         }
+        // Compact, labels are few and close to what they name (their places are fewer, and
+        // the view that follows the present is measured by them): arrows are not avoided.
+        for a in tl.arrows.iter().filter(|_| !tl.compact) {
+            let s = Segment(a.x0, a.y0, a.x1, a.y1);
+            p.lines.insert(a.x0.min(a.x1), a.x0.max(a.x1), s);
+        }
         p
+    }
+
+    /// Whether a message's arrow runs through `b`.
+    fn crossed(&self, b: &TextBox) -> bool {
+        self.lines.any(b.x0, b.x1, |s| s.crosses(b))
     }
 
     fn keep(&mut self, b: TextBox) {
@@ -2575,9 +2638,13 @@ impl Placer {
                 r.hits(&bx) && !(r.0 == b.x0 && r.2 == b.x1 && r.1 == b.y)
             })
         };
+        // Off arrows first (a line through words is what shows most), then off glyphs.
+        let crossed = |t: &Text| self.crossed(&TextBox::of(t));
         let pick = cands
             .iter()
-            .position(|t| fits(t) && !glyphs(t))
+            .position(|t| fits(t) && !crossed(t) && !glyphs(t))
+            .or_else(|| cands.iter().position(|t| fits(t) && !crossed(t)))
+            .or_else(|| cands.iter().position(|t| fits(t) && !glyphs(t)))
             .or_else(|| cands.iter().position(fits))?;
         self.keep(TextBox::of(&cands[pick]));
         Some(cands.swap_remove(pick))
@@ -2614,8 +2681,12 @@ impl Placer {
             b.x0 >= 2 && b.x1 <= limit && b.y0 >= self.top && b.y1 <= self.bottom && !self.hits(b)
         };
         let clear = |b: &TextBox| !self.soft.any(b.x0, b.x1, |r| r.hits(b));
+        // Off arrows first, then off bars and glyphs.
+        let off = |b: &TextBox| !self.crossed(b);
         let pick = (0..cands.len())
-            .find(|&i| ok(&boxes[i]) && clear(&boxes[i]))
+            .find(|&i| ok(&boxes[i]) && clear(&boxes[i]) && off(&boxes[i]))
+            .or_else(|| (0..cands.len()).find(|&i| !clear_only && ok(&boxes[i]) && off(&boxes[i])))
+            .or_else(|| (0..cands.len()).find(|&i| ok(&boxes[i]) && clear(&boxes[i])))
             .or_else(|| (0..cands.len()).find(|&i| !clear_only && ok(&boxes[i])))?;
         let b = boxes[pick].clone();
         self.movable.insert(b.x0, b.x1, b.clone());
