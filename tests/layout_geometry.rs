@@ -752,7 +752,7 @@ fn message_arrows_keep_off_text_that_can_move() {
     let ceilings = [
         ("bar-text", 58),
         ("band-text", 7),
-        ("arrow-label", 278),
+        ("arrow-label", 42),
         ("mark-label", 14),
         ("pending-label", 0),
     ];
@@ -774,5 +774,84 @@ fn message_arrows_keep_off_text_that_can_move() {
             .cloned()
             .collect::<Vec<_>>()
             .join("\n")
+    );
+}
+
+/// A write prepared and sent at once leaves from its ✎: it was drawn from the lane's anchor,
+/// 60 px beside the ✎ (ANCHOR_SEP), as if sent from somewhere else. Every preset under every
+/// setting at every step: each write arrow sent in the step and tick its write was prepared in
+/// starts at the x of a ✎ on its lane naming the request.
+#[test]
+fn a_write_leaves_from_its_prepare_mark() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for s in load_presets() {
+        let mut choices: Vec<Choice> = s
+            .variants
+            .iter()
+            .map(|v| Choice::Variant(v.name.clone()))
+            .collect();
+        choices.extend(Policy::ALL.iter().map(|p| Choice::Policy(*p)));
+        for c in choices {
+            let mut run = build_run(&s, &c);
+            run.run_script().unwrap();
+            // (actor, request, tick, step) of each write prepared; message id → the same of
+            // each write sent.
+            let (mut prepared, mut sent) = (Vec::new(), Vec::new());
+            for st in 1..=run.len() {
+                for e in run.step_events(st) {
+                    let req = e.request.as_deref().unwrap_or("").to_string();
+                    match &e.kind {
+                        EventKind::Prepared { .. } => {
+                            prepared.push((e.actor.to_string(), req, e.tick, st))
+                        }
+                        EventKind::Sent { .. } if e.message.is_some() => {
+                            sent.push((e.message.unwrap(), e.actor.to_string(), e.tick, st))
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            for i in 0..=run.len() {
+                run.seek(i);
+                let tl = layout::layout(&run);
+                for a in tl.arrows.iter().filter(|a| a.kind == "write") {
+                    let Some((_, actor, tick, st)) = sent.iter().find(|m| m.0 == a.id) else {
+                        continue;
+                    };
+                    let req = a.label.split(' ').next().unwrap_or("");
+                    let Some(p) = prepared.iter().find(|p| {
+                        (&p.0, p.2, p.3) == (actor, *tick, *st)
+                            && (req == p.1 || req.starts_with(&format!("{}:", p.1)))
+                    }) else {
+                        continue;
+                    };
+                    checked += 1;
+                    let marks: Vec<i32> = tl
+                        .marks
+                        .iter()
+                        .filter(|m| m.glyph == "✎" && m.y == a.y0)
+                        .filter(|m| m.label.split(' ').next() == Some(p.1.as_str()))
+                        .map(|m| m.x)
+                        .collect();
+                    if !marks.contains(&a.x0) {
+                        failures.push(format!(
+                            "{} ({}) step {i}: {} leaves from x={}, its ✎ at {marks:?}",
+                            s.id,
+                            c.value(),
+                            a.label,
+                            a.x0
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} writes checked");
+    assert!(
+        failures.is_empty(),
+        "{} of {checked}:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
     );
 }

@@ -492,6 +492,10 @@ enum Place {
     Attach(usize, String),
     /// Somewhere in the column, on no lane (the network acting on a message).
     Column,
+    /// A write prepared (✎): a slot of its own, which its sending leaves from.
+    Prepared(usize, i32),
+    /// A write sent: from the ✎ of the write prepared in the column, else the anchor.
+    Write(usize),
 }
 
 /// The room a verdict needs: the widest of its three lines (as `Verdict::lines` words them).
@@ -529,6 +533,7 @@ fn place(
     let actor = lane_of(&e.actor);
     let own = |w: i32| actor.map(|l| Place::Own(l, w, None));
     let p = match &e.kind {
+        Sent { kind, .. } if *kind == MessageKind::Write => actor.map(Place::Write),
         Sent { .. } => actor.map(Place::Anchor),
         Delivered { to, kind, .. } => {
             let l = lane_of(to)?;
@@ -560,11 +565,12 @@ fn place(
         Prepared { .. } => {
             // Its label names the request and token: room for a long label.
             let chars = e.request.as_deref().map_or(5, str::len) + 6;
-            own(if room.words {
+            let w = if room.words {
                 LABEL_W.max(chars as i32 * 6 + 10)
             } else {
                 room.label_w
-            })
+            };
+            actor.map(|l| Place::Prepared(l, w))
         }
         RenewalFailed { .. } | ClockJumped { .. } => own(room.label_w),
         LeaseGranted { .. }
@@ -624,6 +630,8 @@ struct Column {
 }
 
 const ANCHOR: &str = "\u{0}anchor";
+/// The key of a prepared write's slot (followed by its index on the lane).
+const PREPARED: &str = "\u{0}prepared";
 /// The least distance between two events on one lane of a column.
 const ANCHOR_SEP: i32 = 60;
 
@@ -1078,7 +1086,24 @@ fn columns(run: &Run, first: usize, lanes: &[Lane], room: Room) -> (Vec<Column>,
                     let n = col.count(l, &r, false);
                     Some((l, col.slot(l, Some(format!("{r}#{n}")), w)))
                 }
-                Some(Place::Own(l, w, None)) if !room.words => Some((l, col.mark_slot(l, w))),
+                Some(Place::Own(l, w, None) | Place::Prepared(l, w)) if !room.words => {
+                    Some((l, col.mark_slot(l, w)))
+                }
+                // Keyed by its place in the lane: two writes prepared are two slots.
+                Some(Place::Prepared(l, w)) => {
+                    let n = col.lane(l).len();
+                    Some((l, col.slot(l, Some(format!("{PREPARED}{n}")), w)))
+                }
+                // A write leaves from the ✎ it was prepared at, in this column (else the
+                // anchor: sent later, or compact, where the ✎ is at the anchor).
+                Some(Place::Write(l)) => {
+                    let prepared = col.lane(l).iter().rposition(|s| {
+                        room.words && s.key.as_deref().is_some_and(|k| k.starts_with(PREPARED))
+                    });
+                    let slot =
+                        prepared.unwrap_or_else(|| col.slot(l, Some(ANCHOR.into()), room.anchor_w));
+                    Some((l, slot))
+                }
                 Some(Place::Own(l, w, None)) => Some((l, col.slot(l, None, w))),
                 Some(Place::Attach(l, r)) => {
                     let nth = if matches!(e.kind, EventKind::Delivered { .. }) {
@@ -2318,28 +2343,22 @@ impl Segment {
     /// Whether it runs through the box `b` (its halo aside: a line may touch a text's white
     /// rim). Liang–Barsky clipping.
     fn crosses(&self, b: &TextBox) -> bool {
-        let (bx0, by0) = (b.x0 as f64 + 1.0, b.y0 as f64 + 1.0);
-        let (bx1, by1) = (b.x1 as f64 - 1.0, b.y1 as f64 - 1.0);
-        let (x0, y0) = (self.0 as f64, self.1 as f64);
-        let (dx, dy) = (self.2 as f64 - x0, self.3 as f64 - y0);
-        let (mut t0, mut t1) = (0.0f64, 1.0f64);
-        for (p, q) in [
-            (-dx, x0 - bx0),
-            (dx, bx1 - x0),
-            (-dy, y0 - by0),
-            (dy, by1 - y0),
-        ] {
-            if p == 0.0 {
-                if q < 0.0 {
-                    return false;
-                }
-            } else if p < 0.0 {
-                t0 = t0.max(q / p);
-            } else {
-                t1 = t1.min(q / p);
-            }
+        let Segment(x0, y0, x1, y1) = *self;
+        let (bx0, by0, bx1, by1) = (b.x0 + 1, b.y0 + 1, b.x1 - 1, b.y1 - 1);
+        if x0.max(x1) <= bx0 || x0.min(x1) >= bx1 || y0.max(y1) <= by0 || y0.min(y1) >= by1 {
+            return false;
         }
-        t0 < t1
+        // Corners strictly on both sides of the line: it runs through.
+        let side = |x: i32, y: i32| {
+            ((x1 - x0) as i64 * (y - y0) as i64 - (y1 - y0) as i64 * (x - x0) as i64).signum()
+        };
+        let s = [
+            side(bx0, by0),
+            side(bx1, by0),
+            side(bx0, by1),
+            side(bx1, by1),
+        ];
+        s.iter().any(|&v| v > 0) && s.iter().any(|&v| v < 0)
     }
 }
 
@@ -2522,12 +2541,19 @@ fn arrow_places(a: &Arrow, compact: bool) -> Vec<Text> {
         for &f in along {
             let px = a.x0 + (a.x1 - a.x0) * f / 100;
             let py = a.y0 + (a.y1 - a.y0) * f / 100;
-            for dy in [-6, 15, -12, 21] {
+            for (dx, dy, anchor) in [
+                (0, -6, Anchor::Middle),
+                (0, 15, Anchor::Middle),
+                (6, -6, Anchor::Start),
+                (-6, 15, Anchor::End),
+                (6, 15, Anchor::Start),
+                (-6, -6, Anchor::End),
+            ] {
                 cands.push(text(
                     "arrow-label",
-                    px,
+                    px + dx,
                     py + dy,
-                    Anchor::Middle,
+                    anchor,
                     a.label.clone(),
                 ));
             }
@@ -2639,13 +2665,12 @@ impl Placer {
             })
         };
         // Off arrows first (a line through words is what shows most), then off glyphs.
-        let crossed = |t: &Text| self.crossed(&TextBox::of(t));
-        let pick = cands
-            .iter()
-            .position(|t| fits(t) && !crossed(t) && !glyphs(t))
-            .or_else(|| cands.iter().position(|t| fits(t) && !crossed(t)))
-            .or_else(|| cands.iter().position(|t| fits(t) && !glyphs(t)))
-            .or_else(|| cands.iter().position(fits))?;
+        let pick = (0..cands.len())
+            .filter(|&i| fits(&cands[i]))
+            .min_by_key(|&i| {
+                let t = &cands[i];
+                (self.crossed(&TextBox::of(t)), glyphs(t), i)
+            })?;
         self.keep(TextBox::of(&cands[pick]));
         Some(cands.swap_remove(pick))
     }
@@ -2682,12 +2707,9 @@ impl Placer {
         };
         let clear = |b: &TextBox| !self.soft.any(b.x0, b.x1, |r| r.hits(b));
         // Off arrows first, then off bars and glyphs.
-        let off = |b: &TextBox| !self.crossed(b);
         let pick = (0..cands.len())
-            .find(|&i| ok(&boxes[i]) && clear(&boxes[i]) && off(&boxes[i]))
-            .or_else(|| (0..cands.len()).find(|&i| !clear_only && ok(&boxes[i]) && off(&boxes[i])))
-            .or_else(|| (0..cands.len()).find(|&i| ok(&boxes[i]) && clear(&boxes[i])))
-            .or_else(|| (0..cands.len()).find(|&i| !clear_only && ok(&boxes[i])))?;
+            .filter(|&i| ok(&boxes[i]) && (!clear_only || clear(&boxes[i])))
+            .min_by_key(|&i| (self.crossed(&boxes[i]), !clear(&boxes[i]), i))?;
         let b = boxes[pick].clone();
         self.movable.insert(b.x0, b.x1, b.clone());
         self.keep(b);
