@@ -855,3 +855,80 @@ fn a_write_leaves_from_its_prepare_mark() {
         failures[..failures.len().min(20)].join("\n")
     );
 }
+
+/// The ruler numbers every step whose number fits: one is left out only where it would
+/// touch a number shown (retry-double-debit hid step 8's, with room for it), and none shown
+/// touch; the current step's is always shown. Every preset under every setting at every step,
+/// whole and windowed, drawn full.
+#[test]
+fn every_step_number_that_fits_is_shown() {
+    let mut failures = Vec::new();
+    for s in load_presets() {
+        let mut choices: Vec<Choice> = s
+            .variants
+            .iter()
+            .map(|v| Choice::Variant(v.name.clone()))
+            .collect();
+        choices.extend(Policy::ALL.iter().map(|p| Choice::Policy(*p)));
+        for c in choices {
+            let mut run = build_run(&s, &c);
+            run.run_script().unwrap();
+            for i in 1..=run.len() {
+                run.seek(i);
+                let first = layout::window_start(&run, 12);
+                for from in [1, first] {
+                    let tl = layout::layout_from(&run, from);
+                    let shown = tl.step_numbers();
+                    let boxes: Vec<layout::TextBox> =
+                        shown.iter().map(|(_, t)| layout::TextBox::of(t)).collect();
+                    let ctx = format!("{} ({}) step {i} from {from}", s.id, c.value());
+                    let touch = |a: &layout::TextBox, b: &layout::TextBox| {
+                        a.x0 < b.x1 + layout::STEP_NO_GAP && b.x0 < a.x1 + layout::STEP_NO_GAP
+                    };
+                    for (k, a) in boxes.iter().enumerate() {
+                        if let Some(b) = boxes[k + 1..].iter().find(|b| touch(a, b)) {
+                            failures.push(format!("{ctx}: {} touches {}", a.body, b.body));
+                        }
+                    }
+                    if let Some(cur) = tl.current_step() {
+                        if !shown.iter().any(|(n, _)| *n == cur.step) {
+                            failures.push(format!("{ctx}: the current step's number is hidden"));
+                        }
+                    }
+                    for b in &tl.steps {
+                        if shown.iter().any(|(n, _)| *n == b.step) {
+                            continue;
+                        }
+                        let cx = (b.x0 + b.x1) / 2;
+                        let (size, bold) = layout::font_of(if b.current {
+                            "step-no current"
+                        } else {
+                            "step-no"
+                        });
+                        let w = layout::text_width(&b.step.to_string(), size, bold);
+                        let me = layout::TextBox {
+                            x0: cx - w / 2 - 1,
+                            x1: cx - w / 2 + w + 1,
+                            y0: 0,
+                            y1: 15,
+                            class: "step-no",
+                            body: b.step.to_string(),
+                        };
+                        if !boxes.iter().any(|o| touch(o, &me)) {
+                            failures.push(format!(
+                                "{ctx}: step {}'s number is hidden, with room for it",
+                                b.step
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{}:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+}

@@ -2208,6 +2208,7 @@ pub fn font_of(class: &str) -> (f64, bool) {
         "mark-label" => (10.0, false),
         "band-text" | "now-label" | "v-line v-outcome" => (11.0, true),
         "label" => (9.0, true),
+        "step-no current" => (12.0, true),
         _ => (11.0, false),
     }
 }
@@ -3023,19 +3024,30 @@ impl Timeline {
     pub fn step_numbers(&self) -> Vec<(usize, Text)> {
         // Compact, the first steps are narrow: their numbers keep clear of the ruler's title.
         let mut last_label = if self.compact { 26 } else { -1000 };
-        let mut out = Vec::new();
+        let mut out: Vec<(usize, Text)> = Vec::new();
         for b in &self.steps {
             let cx = (b.x0 + b.x1) / 2;
-            if b.current || (b.x1 - b.x0 >= 14 && cx - last_label >= 22) {
-                let class = if b.current {
-                    "step-no current"
-                } else {
-                    "step-no"
-                };
-                out.push((
-                    b.step,
-                    text(class, cx, 12, Anchor::Middle, b.step.to_string()),
-                ));
+            let class = if b.current {
+                "step-no current"
+            } else {
+                "step-no"
+            };
+            let t = text(class, cx, 12, Anchor::Middle, b.step.to_string());
+            // Full, every number is shown unless it would touch the one before (then the
+            // current step's wins); compact, thinned by distance, as its bands are narrow.
+            let room = |o: &Text| TextBox::of(o).x1 + STEP_NO_GAP <= TextBox::of(&t).x0;
+            let fits = if self.compact {
+                b.x1 - b.x0 >= 14 && cx - last_label >= 22
+            } else {
+                out.last().is_none_or(|(_, o)| room(o))
+            };
+            if b.current && !self.compact {
+                while out.last().is_some_and(|(_, o)| !room(o)) {
+                    out.pop();
+                }
+            }
+            if b.current || fits {
+                out.push((b.step, t));
                 last_label = cx;
             }
         }
@@ -3047,6 +3059,9 @@ impl Timeline {
         (self.now_x, RULER_H - 12, self.height)
     }
 }
+
+/// The least room between two step numbers on the ruler.
+pub const STEP_NO_GAP: i32 = 4;
 
 /// The ruler's title.
 pub fn ruler_title() -> Text {
