@@ -2446,7 +2446,7 @@ fn place_texts(tl: &mut Timeline) {
     }
     // Compact, marks are close together: a mark's label over another's glyph is left out.
     for m in tl.marks.iter_mut().filter(|m| !m.label.is_empty()) {
-        m.text = p.place(mark_places(m), right, tl.compact);
+        m.text = p.place(mark_places(m, tl.compact), right, tl.compact);
     }
     for a in tl.arrows.iter_mut() {
         if !a.label.is_empty() && !a.pending() {
@@ -2494,10 +2494,15 @@ fn pending_places(a: &Arrow, compact: bool) -> Vec<Text> {
 }
 
 /// Where a mark's label may go: below, beside, above.
-fn mark_places(m: &Mark) -> Vec<Text> {
+fn mark_places(m: &Mark, compact: bool) -> Vec<Text> {
     let (x, y) = (m.x, m.y);
-    [
-        (x, y + 22, Anchor::Middle),
+    let mut places = vec![(x, y + 22, Anchor::Middle)];
+    // Full, a ✎'s writes leave from it, down or up: below it still, beside them, before
+    // beside it (on its lane's line).
+    if !compact {
+        places.extend([(x - 7, y + 22, Anchor::End), (x + 7, y + 22, Anchor::Start)]);
+    }
+    places.extend([
         (x + 13, y + 4, Anchor::Start),
         (x - 13, y + 4, Anchor::End),
         (x, y - 14, Anchor::Middle),
@@ -2508,10 +2513,19 @@ fn mark_places(m: &Mark) -> Vec<Text> {
         (x + 12, y - 10, Anchor::Start),
         (x - 12, y - 10, Anchor::End),
         (x, y + 34, Anchor::Middle),
-    ]
-    .iter()
-    .map(|&(x, y, a)| text("mark-label", x, y, a, m.label.clone()))
-    .collect()
+    ]);
+    if !compact {
+        places.extend([
+            (x - 7, y - 14, Anchor::End),
+            (x + 7, y - 14, Anchor::Start),
+            (x - 14, y + 30, Anchor::End),
+            (x + 14, y + 30, Anchor::Start),
+        ]);
+    }
+    places
+        .into_iter()
+        .map(|(x, y, a)| text("mark-label", x, y, a, m.label.clone()))
+        .collect()
 }
 
 /// Where a delivered message's label may go: along the arrow, near the sender first (a
