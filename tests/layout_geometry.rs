@@ -932,3 +932,48 @@ fn every_step_number_that_fits_is_shown() {
         failures[..failures.len().min(20)].join("\n")
     );
 }
+
+/// No mark's glyph is drawn over another's: a message held as it was sent was marked ‖ on its
+/// ✎, once the write left from the ✎. Every preset under every setting at every step, whole,
+/// drawn full.
+#[test]
+fn marks_are_not_drawn_over_each_other() {
+    let mut failures = Vec::new();
+    for s in load_presets() {
+        let mut choices: Vec<Choice> = s
+            .variants
+            .iter()
+            .map(|v| Choice::Variant(v.name.clone()))
+            .collect();
+        choices.extend(Policy::ALL.iter().map(|p| Choice::Policy(*p)));
+        for c in choices {
+            let mut run = build_run(&s, &c);
+            run.run_script().unwrap();
+            for i in 1..=run.len() {
+                run.seek(i);
+                let tl = layout::layout(&run);
+                for (k, a) in tl.marks.iter().enumerate() {
+                    for b in &tl.marks[k + 1..] {
+                        if (a.x - b.x).abs() < 16 && (a.y - b.y).abs() < 16 {
+                            failures.push(format!(
+                                "{} ({}) step {i}: {} at {:?} over {} at {:?}",
+                                s.id,
+                                c.value(),
+                                a.glyph,
+                                (a.x, a.y),
+                                b.glyph,
+                                (b.x, b.y)
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{}:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+}

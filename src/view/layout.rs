@@ -630,6 +630,8 @@ struct Column {
 }
 
 const ANCHOR: &str = "\u{0}anchor";
+/// How far along its arrow a message held as it was sent is marked (‖), off its sender's mark.
+const HELD_AWAY: i32 = 24;
 /// The key of a prepared write's slot (followed by its index on the lane).
 const PREPARED: &str = "\u{0}prepared";
 /// The least distance between two events on one lane of a column.
@@ -1632,6 +1634,13 @@ impl<'a> Painter<'a> {
         let sender = &self.lanes[m.from];
         let (top, bottom) = (sender.y + 8, sender.y + sender.h - 8);
         for &hx in &m.holds {
+            // Held as it was sent: a little along its way, off the mark it leaves from (a ✎).
+            let along = (x1 - m.x0).signum() * HELD_AWAY;
+            let hx = if (hx - m.x0).abs() < HELD_AWAY && (x1 - m.x0).abs() > 2 * HELD_AWAY {
+                m.x0 + along
+            } else {
+                hx
+            };
             let f = if x1 == m.x0 {
                 0.5
             } else {
