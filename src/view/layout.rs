@@ -2345,31 +2345,24 @@ impl Rect {
     }
 }
 
-/// A message's arrow, as a segment from (x0, y0) to (x1, y1).
-#[derive(Clone, Copy)]
-struct Segment(i32, i32, i32, i32);
-
-impl Segment {
-    /// Whether it runs through the box `b` (its halo aside: a line may touch a text's white
-    /// rim). Liang–Barsky clipping.
-    fn crosses(&self, b: &TextBox) -> bool {
-        let Segment(x0, y0, x1, y1) = *self;
-        let (bx0, by0, bx1, by1) = (b.x0 + 1, b.y0 + 1, b.x1 - 1, b.y1 - 1);
-        if x0.max(x1) <= bx0 || x0.min(x1) >= bx1 || y0.max(y1) <= by0 || y0.min(y1) >= by1 {
-            return false;
-        }
-        // Corners strictly on both sides of the line: it runs through.
-        let side = |x: i32, y: i32| {
-            ((x1 - x0) as i64 * (y - y0) as i64 - (y1 - y0) as i64 * (x - x0) as i64).signum()
-        };
-        let s = [
-            side(bx0, by0),
-            side(bx1, by0),
-            side(bx0, by1),
-            side(bx1, by1),
-        ];
-        s.iter().any(|&v| v > 0) && s.iter().any(|&v| v < 0)
+/// Whether a message's arrow, the segment from (x0, y0) to (x1, y1), runs through the box `b`
+/// (its halo aside: a line may touch a text's white rim).
+fn crosses(&Rect(x0, y0, x1, y1): &Rect, b: &TextBox) -> bool {
+    let (bx0, by0, bx1, by1) = (b.x0 + 1, b.y0 + 1, b.x1 - 1, b.y1 - 1);
+    if x0.max(x1) <= bx0 || x0.min(x1) >= bx1 || y0.max(y1) <= by0 || y0.min(y1) >= by1 {
+        return false;
     }
+    // Corners strictly on both sides of the line: it runs through.
+    let side = |x: i32, y: i32| {
+        ((x1 - x0) as i64 * (y - y0) as i64 - (y1 - y0) as i64 * (x - x0) as i64).signum()
+    };
+    let s = [
+        side(bx0, by0),
+        side(bx1, by0),
+        side(bx0, by1),
+        side(bx1, by1),
+    ];
+    s.iter().any(|&v| v > 0) && s.iter().any(|&v| v < 0)
 }
 
 /// Boxes bucketed by x, so that finding what a box hits looks at its neighbours only (a long
@@ -2504,36 +2497,32 @@ fn pending_places(a: &Arrow, compact: bool) -> Vec<Text> {
 
 /// Where a mark's label may go: below, beside, above.
 fn mark_places(m: &Mark, compact: bool) -> Vec<Text> {
-    let (x, y) = (m.x, m.y);
-    let mut places = vec![(x, y + 22, Anchor::Middle)];
-    // Full, a ✎'s writes leave from it, down or up: below it still, beside them, before
-    // beside it (on its lane's line).
-    if !compact {
-        places.extend([(x - 7, y + 22, Anchor::End), (x + 7, y + 22, Anchor::Start)]);
-    }
-    places.extend([
-        (x + 13, y + 4, Anchor::Start),
-        (x - 13, y + 4, Anchor::End),
-        (x, y - 14, Anchor::Middle),
-        (x - 8, y + 22, Anchor::Start),
-        (x + 8, y + 22, Anchor::End),
-        (x + 12, y + 19, Anchor::Start),
-        (x - 12, y + 19, Anchor::End),
-        (x + 12, y - 10, Anchor::Start),
-        (x - 12, y - 10, Anchor::End),
-        (x, y + 34, Anchor::Middle),
-    ]);
-    if !compact {
-        places.extend([
-            (x - 7, y - 14, Anchor::End),
-            (x + 7, y - 14, Anchor::Start),
-            (x - 14, y + 30, Anchor::End),
-            (x + 14, y + 30, Anchor::Start),
-        ]);
-    }
-    places
-        .into_iter()
-        .map(|(x, y, a)| text("mark-label", x, y, a, m.label.clone()))
+    use Anchor::*;
+    // (dx, dy, anchor, drawn full only). Full, a ✎'s writes leave from it, down or up: below
+    // it still, beside them, before beside it (on its lane's line).
+    const PLACES: [(i32, i32, Anchor, bool); 17] = [
+        (0, 22, Middle, false),
+        (-7, 22, End, true),
+        (7, 22, Start, true),
+        (13, 4, Start, false),
+        (-13, 4, End, false),
+        (0, -14, Middle, false),
+        (-8, 22, Start, false),
+        (8, 22, End, false),
+        (12, 19, Start, false),
+        (-12, 19, End, false),
+        (12, -10, Start, false),
+        (-12, -10, End, false),
+        (0, 34, Middle, false),
+        (-7, -14, End, true),
+        (7, -14, Start, true),
+        (-14, 30, End, true),
+        (14, 30, Start, true),
+    ];
+    PLACES
+        .iter()
+        .filter(|p| !(compact && p.3))
+        .map(|&(dx, dy, a, _)| text("mark-label", m.x + dx, m.y + dy, a, m.label.clone()))
         .collect()
 }
 
@@ -2541,38 +2530,34 @@ fn mark_places(m: &Mark, compact: bool) -> Vec<Text> {
 /// quarter of the way), either side. Compact, near the sender only: there a steep arrow's
 /// middle is a lane or two away, beside other messages.
 fn arrow_places(a: &Arrow, compact: bool) -> Vec<Text> {
-    let mut cands = Vec::new();
+    use Anchor::*;
     let along: &[i32] = if compact {
         &[25, 15, 35, 8]
     } else {
         &[25, 35, 15, 45, 55, 65, 8, 75, 85]
     };
-    for &f in along {
-        let px = a.x0 + (a.x1 - a.x0) * f / 100;
-        let py = a.y0 + (a.y1 - a.y0) * f / 100;
-        for (dx, anchor) in [(6, Anchor::Start), (-6, Anchor::End)] {
-            cands.push(text(
-                "arrow-label",
-                px + dx,
-                py + 4,
-                anchor,
-                a.label.clone(),
-            ));
-        }
-    }
-    // A shallow arrow runs through a label beside it: above it or below it, then.
-    if !compact {
+    // Beside the arrow; then, full, off it (a shallow arrow runs through a label beside it):
+    // above, below, diagonally.
+    let beside = [(6, 4, Start), (-6, 4, End)];
+    let off = [
+        (0, -6, Middle),
+        (0, 15, Middle),
+        (6, -6, Start),
+        (-6, 15, End),
+        (6, 15, Start),
+        (-6, -6, End),
+    ];
+    let sets: &[&[(i32, i32, Anchor)]] = if compact {
+        &[&beside]
+    } else {
+        &[&beside, &off]
+    };
+    let mut cands = Vec::new();
+    for set in sets {
         for &f in along {
             let px = a.x0 + (a.x1 - a.x0) * f / 100;
             let py = a.y0 + (a.y1 - a.y0) * f / 100;
-            for (dx, dy, anchor) in [
-                (0, -6, Anchor::Middle),
-                (0, 15, Anchor::Middle),
-                (6, -6, Anchor::Start),
-                (-6, 15, Anchor::End),
-                (6, 15, Anchor::Start),
-                (-6, -6, Anchor::End),
-            ] {
+            for &(dx, dy, anchor) in *set {
                 cands.push(text(
                     "arrow-label",
                     px + dx,
@@ -2595,7 +2580,7 @@ struct Placer {
     /// The labels that could move, placed: one saying the same words nearby is left out.
     movable: Grid<TextBox>,
     /// Messages' arrows, as segments: a text had better not be crossed by one.
-    lines: Grid<Segment>,
+    lines: Grid<Rect>,
     /// The right end of the widest text.
     widest: i32,
     top: i32,
@@ -2638,7 +2623,7 @@ impl Placer {
         // Compact, labels are few and close to what they name (their places are fewer, and
         // the view that follows the present is measured by them): arrows are not avoided.
         for a in tl.arrows.iter().filter(|_| !tl.compact) {
-            let s = Segment(a.x0, a.y0, a.x1, a.y1);
+            let s = Rect(a.x0, a.y0, a.x1, a.y1);
             p.lines.insert(a.x0.min(a.x1), a.x0.max(a.x1), s);
         }
         p
@@ -2646,7 +2631,7 @@ impl Placer {
 
     /// Whether a message's arrow runs through `b`.
     fn crossed(&self, b: &TextBox) -> bool {
-        self.lines.any(b.x0, b.x1, |s| s.crosses(b))
+        self.lines.any(b.x0, b.x1, |s| crosses(s, b))
     }
 
     fn keep(&mut self, b: TextBox) {
