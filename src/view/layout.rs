@@ -492,6 +492,10 @@ enum Place {
     Attach(usize, String),
     /// Somewhere in the column, on no lane (the network acting on a message).
     Column,
+    /// A write prepared (✎): a slot of its own, which its sending leaves from.
+    Prepared(usize, i32),
+    /// A write sent: from the ✎ of the write prepared in the column, else the anchor.
+    Write(usize),
 }
 
 /// The room a verdict needs: the widest of its three lines (as `Verdict::lines` words them).
@@ -529,6 +533,7 @@ fn place(
     let actor = lane_of(&e.actor);
     let own = |w: i32| actor.map(|l| Place::Own(l, w, None));
     let p = match &e.kind {
+        Sent { kind, .. } if *kind == MessageKind::Write => actor.map(Place::Write),
         Sent { .. } => actor.map(Place::Anchor),
         Delivered { to, kind, .. } => {
             let l = lane_of(to)?;
@@ -560,11 +565,12 @@ fn place(
         Prepared { .. } => {
             // Its label names the request and token: room for a long label.
             let chars = e.request.as_deref().map_or(5, str::len) + 6;
-            own(if room.words {
+            let w = if room.words {
                 LABEL_W.max(chars as i32 * 6 + 10)
             } else {
                 room.label_w
-            })
+            };
+            actor.map(|l| Place::Prepared(l, w))
         }
         RenewalFailed { .. } | ClockJumped { .. } => own(room.label_w),
         LeaseGranted { .. }
@@ -624,6 +630,10 @@ struct Column {
 }
 
 const ANCHOR: &str = "\u{0}anchor";
+/// How far along its arrow a message held as it was sent is marked (‖), off its sender's mark.
+const HELD_AWAY: i32 = 24;
+/// The key of a prepared write's slot (followed by its index on the lane).
+const PREPARED: &str = "\u{0}prepared";
 /// The least distance between two events on one lane of a column.
 const ANCHOR_SEP: i32 = 60;
 
@@ -1078,7 +1088,24 @@ fn columns(run: &Run, first: usize, lanes: &[Lane], room: Room) -> (Vec<Column>,
                     let n = col.count(l, &r, false);
                     Some((l, col.slot(l, Some(format!("{r}#{n}")), w)))
                 }
-                Some(Place::Own(l, w, None)) if !room.words => Some((l, col.mark_slot(l, w))),
+                Some(Place::Own(l, w, None) | Place::Prepared(l, w)) if !room.words => {
+                    Some((l, col.mark_slot(l, w)))
+                }
+                // Keyed by its place in the lane: two writes prepared are two slots.
+                Some(Place::Prepared(l, w)) => {
+                    let n = col.lane(l).len();
+                    Some((l, col.slot(l, Some(format!("{PREPARED}{n}")), w)))
+                }
+                // A write leaves from the ✎ it was prepared at, in this column (else the
+                // anchor: sent later, or compact, where the ✎ is at the anchor).
+                Some(Place::Write(l)) => {
+                    let prepared = col.lane(l).iter().rposition(|s| {
+                        room.words && s.key.as_deref().is_some_and(|k| k.starts_with(PREPARED))
+                    });
+                    let slot =
+                        prepared.unwrap_or_else(|| col.slot(l, Some(ANCHOR.into()), room.anchor_w));
+                    Some((l, slot))
+                }
                 Some(Place::Own(l, w, None)) => Some((l, col.slot(l, None, w))),
                 Some(Place::Attach(l, r)) => {
                     let nth = if matches!(e.kind, EventKind::Delivered { .. }) {
@@ -1607,6 +1634,13 @@ impl<'a> Painter<'a> {
         let sender = &self.lanes[m.from];
         let (top, bottom) = (sender.y + 8, sender.y + sender.h - 8);
         for &hx in &m.holds {
+            // Held as it was sent: a little along its way, off the mark it leaves from (a ✎).
+            let along = (x1 - m.x0).signum() * HELD_AWAY;
+            let hx = if (hx - m.x0).abs() < HELD_AWAY && (x1 - m.x0).abs() > 2 * HELD_AWAY {
+                m.x0 + along
+            } else {
+                hx
+            };
             let f = if x1 == m.x0 {
                 0.5
             } else {
@@ -2183,6 +2217,7 @@ pub fn font_of(class: &str) -> (f64, bool) {
         "mark-label" => (10.0, false),
         "band-text" | "now-label" | "v-line v-outcome" => (11.0, true),
         "label" => (9.0, true),
+        "step-no current" => (12.0, true),
         _ => (11.0, false),
     }
 }
@@ -2310,6 +2345,26 @@ impl Rect {
     }
 }
 
+/// Whether a message's arrow, the segment from (x0, y0) to (x1, y1), runs through the box `b`
+/// (its halo aside: a line may touch a text's white rim).
+fn crosses(&Rect(x0, y0, x1, y1): &Rect, b: &TextBox) -> bool {
+    let (bx0, by0, bx1, by1) = (b.x0 + 1, b.y0 + 1, b.x1 - 1, b.y1 - 1);
+    if x0.max(x1) <= bx0 || x0.min(x1) >= bx1 || y0.max(y1) <= by0 || y0.min(y1) >= by1 {
+        return false;
+    }
+    // Corners strictly on both sides of the line: it runs through.
+    let side = |x: i32, y: i32| {
+        ((x1 - x0) as i64 * (y - y0) as i64 - (y1 - y0) as i64 * (x - x0) as i64).signum()
+    };
+    let s = [
+        side(bx0, by0),
+        side(bx1, by0),
+        side(bx0, by1),
+        side(bx1, by1),
+    ];
+    s.iter().any(|&v| v > 0) && s.iter().any(|&v| v < 0)
+}
+
 /// Boxes bucketed by x, so that finding what a box hits looks at its neighbours only (a long
 /// run's full layout places thousands of labels).
 struct Grid<T> {
@@ -2393,7 +2448,7 @@ fn place_texts(tl: &mut Timeline) {
     }
     // Compact, marks are close together: a mark's label over another's glyph is left out.
     for m in tl.marks.iter_mut().filter(|m| !m.label.is_empty()) {
-        m.text = p.place(mark_places(m), right, tl.compact);
+        m.text = p.place(mark_places(m, tl.compact), right, tl.compact);
     }
     for a in tl.arrows.iter_mut() {
         if !a.label.is_empty() && !a.pending() {
@@ -2441,47 +2496,76 @@ fn pending_places(a: &Arrow, compact: bool) -> Vec<Text> {
 }
 
 /// Where a mark's label may go: below, beside, above.
-fn mark_places(m: &Mark) -> Vec<Text> {
-    let (x, y) = (m.x, m.y);
-    [
-        (x, y + 22, Anchor::Middle),
-        (x + 13, y + 4, Anchor::Start),
-        (x - 13, y + 4, Anchor::End),
-        (x, y - 14, Anchor::Middle),
-        (x - 8, y + 22, Anchor::Start),
-        (x + 8, y + 22, Anchor::End),
-        (x + 12, y + 19, Anchor::Start),
-        (x - 12, y + 19, Anchor::End),
-        (x + 12, y - 10, Anchor::Start),
-        (x - 12, y - 10, Anchor::End),
-        (x, y + 34, Anchor::Middle),
-    ]
-    .iter()
-    .map(|&(x, y, a)| text("mark-label", x, y, a, m.label.clone()))
-    .collect()
+fn mark_places(m: &Mark, compact: bool) -> Vec<Text> {
+    use Anchor::*;
+    // (dx, dy, anchor, drawn full only). Full, a ✎'s writes leave from it, down or up: below
+    // it still, beside them, before beside it (on its lane's line).
+    const PLACES: [(i32, i32, Anchor, bool); 17] = [
+        (0, 22, Middle, false),
+        (-7, 22, End, true),
+        (7, 22, Start, true),
+        (13, 4, Start, false),
+        (-13, 4, End, false),
+        (0, -14, Middle, false),
+        (-8, 22, Start, false),
+        (8, 22, End, false),
+        (12, 19, Start, false),
+        (-12, 19, End, false),
+        (12, -10, Start, false),
+        (-12, -10, End, false),
+        (0, 34, Middle, false),
+        (-7, -14, End, true),
+        (7, -14, Start, true),
+        (-14, 30, End, true),
+        (14, 30, Start, true),
+    ];
+    PLACES
+        .iter()
+        .filter(|p| !(compact && p.3))
+        .map(|&(dx, dy, a, _)| text("mark-label", m.x + dx, m.y + dy, a, m.label.clone()))
+        .collect()
 }
 
 /// Where a delivered message's label may go: along the arrow, near the sender first (a
 /// quarter of the way), either side. Compact, near the sender only: there a steep arrow's
 /// middle is a lane or two away, beside other messages.
 fn arrow_places(a: &Arrow, compact: bool) -> Vec<Text> {
-    let mut cands = Vec::new();
+    use Anchor::*;
     let along: &[i32] = if compact {
         &[25, 15, 35, 8]
     } else {
         &[25, 35, 15, 45, 55, 65, 8, 75, 85]
     };
-    for &f in along {
-        let px = a.x0 + (a.x1 - a.x0) * f / 100;
-        let py = a.y0 + (a.y1 - a.y0) * f / 100;
-        for (dx, anchor) in [(6, Anchor::Start), (-6, Anchor::End)] {
-            cands.push(text(
-                "arrow-label",
-                px + dx,
-                py + 4,
-                anchor,
-                a.label.clone(),
-            ));
+    // Beside the arrow; then, full, off it (a shallow arrow runs through a label beside it):
+    // above, below, diagonally.
+    let beside = [(6, 4, Start), (-6, 4, End)];
+    let off = [
+        (0, -6, Middle),
+        (0, 15, Middle),
+        (6, -6, Start),
+        (-6, 15, End),
+        (6, 15, Start),
+        (-6, -6, End),
+    ];
+    let sets: &[&[(i32, i32, Anchor)]] = if compact {
+        &[&beside]
+    } else {
+        &[&beside, &off]
+    };
+    let mut cands = Vec::new();
+    for set in sets {
+        for &f in along {
+            let px = a.x0 + (a.x1 - a.x0) * f / 100;
+            let py = a.y0 + (a.y1 - a.y0) * f / 100;
+            for &(dx, dy, anchor) in *set {
+                cands.push(text(
+                    "arrow-label",
+                    px + dx,
+                    py + dy,
+                    anchor,
+                    a.label.clone(),
+                ));
+            }
         }
     }
     cands
@@ -2495,6 +2579,8 @@ struct Placer {
     soft: Grid<Rect>,
     /// The labels that could move, placed: one saying the same words nearby is left out.
     movable: Grid<TextBox>,
+    /// Messages' arrows, as segments: a text had better not be crossed by one.
+    lines: Grid<Rect>,
     /// The right end of the widest text.
     widest: i32,
     top: i32,
@@ -2508,6 +2594,7 @@ impl Placer {
             hard: Grid::new(),
             soft: Grid::new(),
             movable: Grid::new(),
+            lines: Grid::new(),
             widest: 0,
             top: RULER_H + 1,
             bottom: tl.height - 1,
@@ -2533,7 +2620,18 @@ impl Placer {
         for a in tl.arrows.iter().filter(|a| a.pending()) {
             avoid(Rect::around(a.x1, a.y1, 5));
         }
+        // Compact, labels are few and close to what they name (their places are fewer, and
+        // the view that follows the present is measured by them): arrows are not avoided.
+        for a in tl.arrows.iter().filter(|_| !tl.compact) {
+            let s = Rect(a.x0, a.y0, a.x1, a.y1);
+            p.lines.insert(a.x0.min(a.x1), a.x0.max(a.x1), s);
+        }
         p
+    }
+
+    /// Whether a message's arrow runs through `b`.
+    fn crossed(&self, b: &TextBox) -> bool {
+        self.lines.any(b.x0, b.x1, |s| crosses(s, b))
     }
 
     fn keep(&mut self, b: TextBox) {
@@ -2575,10 +2673,13 @@ impl Placer {
                 r.hits(&bx) && !(r.0 == b.x0 && r.2 == b.x1 && r.1 == b.y)
             })
         };
-        let pick = cands
-            .iter()
-            .position(|t| fits(t) && !glyphs(t))
-            .or_else(|| cands.iter().position(fits))?;
+        // Off arrows first (a line through words is what shows most), then off glyphs.
+        let pick = (0..cands.len())
+            .filter(|&i| fits(&cands[i]))
+            .min_by_key(|&i| {
+                let t = &cands[i];
+                (self.crossed(&TextBox::of(t)), glyphs(t), i)
+            })?;
         self.keep(TextBox::of(&cands[pick]));
         Some(cands.swap_remove(pick))
     }
@@ -2614,9 +2715,10 @@ impl Placer {
             b.x0 >= 2 && b.x1 <= limit && b.y0 >= self.top && b.y1 <= self.bottom && !self.hits(b)
         };
         let clear = |b: &TextBox| !self.soft.any(b.x0, b.x1, |r| r.hits(b));
+        // Off arrows first, then off bars and glyphs.
         let pick = (0..cands.len())
-            .find(|&i| ok(&boxes[i]) && clear(&boxes[i]))
-            .or_else(|| (0..cands.len()).find(|&i| !clear_only && ok(&boxes[i])))?;
+            .filter(|&i| ok(&boxes[i]) && (!clear_only || clear(&boxes[i])))
+            .min_by_key(|&i| (self.crossed(&boxes[i]), !clear(&boxes[i]), i))?;
         let b = boxes[pick].clone();
         self.movable.insert(b.x0, b.x1, b.clone());
         self.keep(b);
@@ -2930,19 +3032,30 @@ impl Timeline {
     pub fn step_numbers(&self) -> Vec<(usize, Text)> {
         // Compact, the first steps are narrow: their numbers keep clear of the ruler's title.
         let mut last_label = if self.compact { 26 } else { -1000 };
-        let mut out = Vec::new();
+        let mut out: Vec<(usize, Text)> = Vec::new();
         for b in &self.steps {
             let cx = (b.x0 + b.x1) / 2;
-            if b.current || (b.x1 - b.x0 >= 14 && cx - last_label >= 22) {
-                let class = if b.current {
-                    "step-no current"
-                } else {
-                    "step-no"
-                };
-                out.push((
-                    b.step,
-                    text(class, cx, 12, Anchor::Middle, b.step.to_string()),
-                ));
+            let class = if b.current {
+                "step-no current"
+            } else {
+                "step-no"
+            };
+            let t = text(class, cx, 12, Anchor::Middle, b.step.to_string());
+            // Full, every number is shown unless it would touch the one before (then the
+            // current step's wins); compact, thinned by distance, as its bands are narrow.
+            let room = |o: &Text| TextBox::of(o).x1 + STEP_NO_GAP <= TextBox::of(&t).x0;
+            let fits = if self.compact {
+                b.x1 - b.x0 >= 14 && cx - last_label >= 22
+            } else {
+                out.last().is_none_or(|(_, o)| room(o))
+            };
+            if b.current && !self.compact {
+                while out.last().is_some_and(|(_, o)| !room(o)) {
+                    out.pop();
+                }
+            }
+            if b.current || fits {
+                out.push((b.step, t));
                 last_label = cx;
             }
         }
@@ -2954,6 +3067,9 @@ impl Timeline {
         (self.now_x, RULER_H - 12, self.height)
     }
 }
+
+/// The least room between two step numbers on the ruler.
+pub const STEP_NO_GAP: i32 = 4;
 
 /// The ruler's title.
 pub fn ruler_title() -> Text {
