@@ -22,6 +22,7 @@ pub mod rng;
 pub mod run;
 pub mod scenario;
 pub mod shared_set;
+pub mod shared_vec;
 pub mod time;
 pub mod token;
 pub mod worker;

@@ -7,6 +7,7 @@
 
 use super::name::Name;
 use super::request::{Op, Outcome, Reason, Request};
+use super::shared_vec::SharedVec;
 use super::time::Tick;
 use super::token::Token;
 use serde::{Deserialize, Serialize};
@@ -183,7 +184,8 @@ pub struct ResourceData {
     pub value: String,
     pub balance: i64,
     /// Content store keys; email outbox; API calls made.
-    pub items: Vec<String>,
+    /// Grows with every email sent or key added, so shared between snapshots (`SharedVec`).
+    pub items: SharedVec<String>,
     /// Bumped by every write applied: what a conditional write names (S3's ETag, GCS's
     /// generation, a row version). Starts at 1.
     #[serde(default)]
@@ -283,7 +285,7 @@ impl Resource {
             highest: None,
             value,
             balance,
-            items: Vec::new(),
+            items: SharedVec::default(),
             version: 1,
             results: BTreeMap::new(),
         };
