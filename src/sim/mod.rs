@@ -21,6 +21,7 @@ pub mod resource;
 pub mod rng;
 pub mod run;
 pub mod scenario;
+pub mod shared_map;
 pub mod shared_set;
 pub mod shared_vec;
 pub mod time;

@@ -7,12 +7,12 @@
 
 use super::name::Name;
 use super::request::{Op, Outcome, Reason, Request};
+use super::shared_map::SharedMap;
 use super::shared_vec::SharedVec;
 use super::time::Tick;
 use super::token::Token;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
 
 /// How a fenceable resource compares tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -190,8 +190,9 @@ pub struct ResourceData {
     /// generation, a row version). Starts at 1.
     #[serde(default)]
     pub version: u64,
-    /// Recorded results by operation id (dedup and idempotency keys).
-    pub results: BTreeMap<Name, Recorded>,
+    /// Recorded results by operation id (dedup and idempotency keys): one per operation,
+    /// growing with the run, so shared between snapshots (`SharedMap`).
+    pub results: SharedMap<Name, Recorded>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -287,7 +288,7 @@ impl Resource {
             balance,
             items: SharedVec::default(),
             version: 1,
-            results: BTreeMap::new(),
+            results: SharedMap::default(),
         };
         Resource {
             name: name.into(),
