@@ -93,9 +93,12 @@ fn live_after_run(s: &Value) -> isize {
     live
 }
 
+/// A name, the run of `n` steps, and the `n` to double.
+type Case = (&'static str, fn(usize) -> Value, usize);
+
 #[test]
 fn doubling_a_runs_steps_at_most_about_doubles_its_memory() {
-    let cases: [(&str, fn(usize) -> Value, usize); 5] = [
+    let cases: [Case; 5] = [
         (
             "cross-object-token",
             |n| repeated("cross-object-token", n),
