@@ -12,6 +12,7 @@
 use super::name::Name;
 use super::request::{Reason, Request};
 use super::shared_set::SharedSet;
+use super::shared_vec::SharedVec;
 use super::time::Tick;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -237,7 +238,9 @@ pub struct Ghost {
     pub executed: SharedSet<(Name, Name)>,
     /// Multi-object operations sent as separate writes: op id → per target, its part once known.
     pub multi: BTreeMap<Name, BTreeMap<Name, Option<Part>>>,
-    pub violations: Vec<Violation>,
+    /// Every violation so far, in order: it grows with the run, so it is shared between
+    /// snapshots too (`SharedVec`).
+    pub violations: SharedVec<Violation>,
     /// A resource has refused a stale token (`Milestone::StaleRefused`). Only the explorer
     /// reads it, on every transition, so its state key leaves it out.
     pub stale_refused: bool,

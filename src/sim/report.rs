@@ -175,7 +175,7 @@ impl Report {
             seed: run.scenario.seed,
             ticks: world.now(),
             requests,
-            violations: world.ghost().violations.clone(),
+            violations: world.ghost().violations.to_vec(),
             overlaps: world.overlaps().to_vec(),
             metrics: world.metrics().clone(),
             resources,

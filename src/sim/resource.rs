@@ -7,11 +7,12 @@
 
 use super::name::Name;
 use super::request::{Op, Outcome, Reason, Request};
+use super::shared_map::SharedMap;
+use super::shared_vec::SharedVec;
 use super::time::Tick;
 use super::token::Token;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
 
 /// How a fenceable resource compares tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -183,13 +184,15 @@ pub struct ResourceData {
     pub value: String,
     pub balance: i64,
     /// Content store keys; email outbox; API calls made.
-    pub items: Vec<String>,
+    /// Grows with every email sent or key added, so shared between snapshots (`SharedVec`).
+    pub items: SharedVec<String>,
     /// Bumped by every write applied: what a conditional write names (S3's ETag, GCS's
     /// generation, a row version). Starts at 1.
     #[serde(default)]
     pub version: u64,
-    /// Recorded results by operation id (dedup and idempotency keys).
-    pub results: BTreeMap<Name, Recorded>,
+    /// Recorded results by operation id (dedup and idempotency keys): one per operation,
+    /// growing with the run, so shared between snapshots (`SharedMap`).
+    pub results: SharedMap<Name, Recorded>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -283,9 +286,9 @@ impl Resource {
             highest: None,
             value,
             balance,
-            items: Vec::new(),
+            items: SharedVec::default(),
             version: 1,
-            results: BTreeMap::new(),
+            results: SharedMap::default(),
         };
         Resource {
             name: name.into(),

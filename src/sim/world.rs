@@ -15,6 +15,7 @@ use super::request::{Outcome, Request};
 use super::resource::{Compared, Policy, Resource, ResourceKind, Verdict};
 use super::rng::Rng;
 use super::scenario::Scenario;
+use super::shared_vec::SharedVec;
 use super::time::Tick;
 use super::token::Issuer;
 use super::worker::{Status, Worker, WriteSpec};
@@ -44,7 +45,8 @@ pub struct World {
     resources: Vec<Rc<Resource>>,
     network: Network,
     ghost: Rc<Ghost>,
-    overlaps: Vec<Overlap>,
+    /// Grows with the run, so shared between snapshots (`SharedVec`).
+    overlaps: SharedVec<Overlap>,
     metrics: Metrics,
     /// How many of the ghost's violations are already in the event log.
     violations_logged: usize,
@@ -192,7 +194,7 @@ impl World {
             resources,
             network: Network::new(s.network.clone()),
             ghost: Rc::default(),
-            overlaps: Vec::new(),
+            overlaps: SharedVec::default(),
             metrics: Metrics::default(),
             violations_logged: 0,
         }
@@ -241,7 +243,7 @@ impl World {
     }
 
     /// Spans in which two or more workers believed they held one lock.
-    pub fn overlaps(&self) -> &[Overlap] {
+    pub fn overlaps(&self) -> &SharedVec<Overlap> {
         &self.overlaps
     }
 
@@ -1074,7 +1076,7 @@ impl World {
             return;
         }
         let ghost = Rc::clone(&self.ghost);
-        for v in &ghost.violations[start..] {
+        for v in ghost.violations.iter_from(start) {
             let mut note = Note::new(EventKind::Violation {
                 kind: v.kind,
                 resource: Name::from(&v.resource),

@@ -109,7 +109,7 @@ fn state_difference(a: &World, b: &World) -> Option<(String, String, String)> {
                 if d.items.is_empty() {
                     format!("value “{}”, balance {}", d.value, d.balance)
                 } else {
-                    format!("value “{}”, items {}", d.value, d.items.join(", "))
+                    format!("value “{}”, items {}", d.value, d.items.to_vec().join(", "))
                 }
             };
             (!same).then(|| (ra.name.to_string(), show(da), show(db)))

@@ -220,7 +220,7 @@ pub fn world_sections(w: &World, start: &World) -> Vec<Section> {
             rows.push(row("checked, not yet written", c.join(", ")));
         }
         if r.data.items.len() > 1 {
-            rows.push(row("items", r.data.items.join(", ")));
+            rows.push(row("items", r.data.items.to_vec().join(", ")));
         }
         out.push(Section {
             title: r.name.to_string(),
