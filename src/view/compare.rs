@@ -150,14 +150,7 @@ pub fn compare_with(state: &AppState, other: &Other) -> Comparison {
             );
             let divergence =
                 first_difference(&main, &twin, &names).or_else(|| parting(&main, &twin, &names));
-            main.seek(cursor);
-            twin.seek(cursor);
-            Comparison {
-                names,
-                main,
-                other: twin,
-                divergence,
-            }
+            at_step(main, twin, cursor, names, divergence)
         }
     }
 }
@@ -190,7 +183,7 @@ fn parting(main: &Run, twin: &Run, (a, b): &(String, String)) -> Option<Divergen
 
 /// `main` (at `cursor` once done) and its steps replayed in `twin`, a fresh run under
 /// another choice.
-fn with_choice(mut main: Run, cursor: usize, mut twin: Run, names: (String, String)) -> Comparison {
+fn with_choice(main: Run, cursor: usize, mut twin: Run, names: (String, String)) -> Comparison {
     let mut refused = None;
     for s in 1..=main.len() {
         let taken = match main.entry(s) {
@@ -214,6 +207,17 @@ fn with_choice(mut main: Run, cursor: usize, mut twin: Run, names: (String, Stri
             });
         }
     }
+    at_step(main, twin, cursor, names, divergence)
+}
+
+/// The comparison of two runs, both shown at step `cursor`.
+fn at_step(
+    mut main: Run,
+    mut twin: Run,
+    cursor: usize,
+    names: (String, String),
+    divergence: Option<Divergence>,
+) -> Comparison {
     main.seek(cursor);
     twin.seek(cursor);
     Comparison {

@@ -28,6 +28,15 @@ pub fn export_scenario(run: &Run, base: &Scenario) -> Scenario {
 pub fn export_tree(run: &Run, base: &Scenario, branches: &Branches) -> Scenario {
     let mut s = run.scenario.clone();
     let (script_steps, actions) = run.branch();
+    // The chosen variant, whose stated outcome applies while the file is the script (its
+    // settings are applied already, and applying them again changes nothing).
+    let chosen: Vec<_> = run
+        .variant
+        .as_ref()
+        .and_then(|n| base.variant(n))
+        .cloned()
+        .into_iter()
+        .collect();
     // Narration for other variants has no variant to name in the file: a step that speaks
     // for this run's variant says so plainly; alternatives for a policy stay.
     for step in &mut s.script {
@@ -50,29 +59,16 @@ pub fn export_tree(run: &Run, base: &Scenario, branches: &Branches) -> Scenario 
         all.insert(at, run.as_branch());
         // The variants' stated outcomes are about the script; a branch the user acted in
         // is not, as below.
-        if all.iter().any(|b| !b.actions.is_empty()) {
-            s.variants.clear();
+        s.variants = if all.iter().any(|b| !b.actions.is_empty()) {
+            Vec::new()
         } else {
-            s.variants = run
-                .variant
-                .as_ref()
-                .and_then(|n| base.variant(n))
-                .cloned()
-                .into_iter()
-                .collect();
-        }
+            chosen
+        };
         s.branches = all;
         s.open_branch = Some(at);
     } else if actions.is_empty() {
-        // The script as written: keep the chosen variant, whose stated outcome still applies
-        // (its settings are applied already, and applying them again changes nothing).
-        s.variants = run
-            .variant
-            .as_ref()
-            .and_then(|n| base.variant(n))
-            .cloned()
-            .into_iter()
-            .collect();
+        // The script as written: keep the chosen variant.
+        s.variants = chosen;
     } else {
         // The user took over: the rest of the script never ran, and the variants' stated
         // outcomes are about the script, not about this branch.
