@@ -59,6 +59,16 @@ impl Hasher for FxHasher {
     }
 }
 
+/// A value's hash by the standard library's hasher: the shared collections' tests check that
+/// each hashes as the `std` collection it stands for.
+#[cfg(test)]
+pub(crate) fn std_hash<T: std::hash::Hash>(x: &T) -> u64 {
+    use std::hash::Hasher;
+    let mut h = std::hash::DefaultHasher::new();
+    x.hash(&mut h);
+    h.finish()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

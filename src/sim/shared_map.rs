@@ -124,13 +124,8 @@ impl<'de, K: Ord + Clone + Deserialize<'de>, V: Clone + Deserialize<'de>> Deseri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::hash::DefaultHasher;
 
-    fn hash_of<T: Hash>(x: &T) -> u64 {
-        let mut h = DefaultHasher::new();
-        x.hash(&mut h);
-        h.finish()
-    }
+    use crate::hash::std_hash as hash_of;
 
     #[test]
     fn behaves_as_a_btreemap_whatever_the_order_of_insertion() {

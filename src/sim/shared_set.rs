@@ -96,13 +96,8 @@ impl<'de, T: Ord + Clone + Deserialize<'de>> Deserialize<'de> for SharedSet<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::hash::DefaultHasher;
 
-    fn hash_of<T: Hash>(x: &T) -> u64 {
-        let mut h = DefaultHasher::new();
-        x.hash(&mut h);
-        h.finish()
-    }
+    use crate::hash::std_hash as hash_of;
 
     #[test]
     fn behaves_as_a_btreeset_whatever_the_order_of_insertion() {

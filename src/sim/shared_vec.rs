@@ -179,13 +179,8 @@ impl<'de, T: Clone + Deserialize<'de>> Deserialize<'de> for SharedVec<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::hash::DefaultHasher;
 
-    fn hash_of<T: Hash>(x: &T) -> u64 {
-        let mut h = DefaultHasher::new();
-        x.hash(&mut h);
-        h.finish()
-    }
+    use crate::hash::std_hash as hash_of;
 
     #[test]
     fn behaves_as_a_vec() {
