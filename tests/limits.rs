@@ -112,3 +112,31 @@ fn the_page_refuses_such_a_run_by_import_and_by_link_and_keeps_what_it_had() {
     assert!(b.error.clone().unwrap().contains("more than 100000 events"));
     assert_eq!(b.run.cursor(), 1);
 }
+
+#[test]
+fn the_branches_not_shown_are_let_go_past_their_events_budget() {
+    use fencing_lab::view::branches::{Branches, MAX_KEPT_EVENTS};
+    // One renewer: about 60,000 events in a step of 20,000 ticks.
+    let s = renewers(1, 3, 20_000);
+    let mut run = Run::new(&s, None);
+    run.run_script().unwrap();
+    let mut b = Branches::default();
+    let mut dropped = Vec::new();
+    for k in 0..6 {
+        let left = run.clone();
+        run.seek(1);
+        run.act(Action::Advance { ticks: k + 1 }).unwrap();
+        for _ in 0..3 {
+            run.act(Action::Advance { ticks: 20_000 }).unwrap();
+        }
+        dropped.extend(b.fork(left).dropped);
+        let kept: usize = b
+            .others()
+            .map(|(_, r)| r.events_end(r.len()).unwrap())
+            .sum();
+        assert!(kept <= MAX_KEPT_EVENTS, "fork {k}: {kept} events kept");
+    }
+    assert!(!dropped.is_empty(), "six heavy branches do not all fit");
+    assert_eq!(dropped[0], 1, "the oldest goes first");
+    assert!(b.others().count() >= 2, "as many as fit are kept");
+}

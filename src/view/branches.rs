@@ -12,6 +12,11 @@ use crate::sim::scenario::Branch;
 /// The most branches kept, the one on screen included: forking past it lets the oldest go.
 pub use crate::sim::scenario::MAX_BRANCHES;
 
+/// The most events the branches not on screen may hold together: twice a run's budget, so
+/// that a page holding a run and its branches stays within the work budget's memory
+/// (docs/security.md) however many long branches the user makes.
+pub const MAX_KEPT_EVENTS: usize = 2 * crate::sim::run::MAX_RUN_EVENTS;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Branches {
     /// The branches not on screen, by number, oldest first.
@@ -121,12 +126,27 @@ impl Branches {
         };
         self.current = self.next;
         self.next += 1;
-        let dropped = (self.others.len() >= MAX_BRANCHES).then(|| self.others.remove(0).0);
+        // Kept branches share the steps before their forks, but each keeps its own after
+        // them: the oldest go first while there are too many, or they hold too many events.
+        let mut dropped = Vec::new();
+        while !self.others.is_empty()
+            && (self.others.len() >= MAX_BRANCHES || self.kept_events() > MAX_KEPT_EVENTS)
+        {
+            dropped.push(self.others.remove(0).0);
+        }
         Fork {
             kept,
             now: self.current,
             dropped,
         }
+    }
+
+    /// The events the kept branches hold, counted as if none shared any (an upper bound).
+    fn kept_events(&self) -> usize {
+        self.others
+            .iter()
+            .map(|(_, r)| r.events_end(r.len()).unwrap_or(0))
+            .sum()
     }
 
     /// Put branch `number` on screen (into `run`), keeping the one that was. False if there
@@ -238,11 +258,12 @@ impl Branches {
 }
 
 /// What a fork did to the branches (see [`Branches::fork`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fork {
     pub kept: usize,
     pub now: usize,
-    pub dropped: Option<usize>,
+    /// The branches let go to stay within the limits, oldest first.
+    pub dropped: Vec<usize>,
 }
 
 #[cfg(test)]
@@ -272,7 +293,7 @@ mod tests {
             Fork {
                 kept: 1,
                 now: 2,
-                dropped: None
+                dropped: Vec::new()
             }
         );
         assert_eq!(
@@ -316,7 +337,7 @@ mod tests {
             on_screen.act(Action::Advance { ticks: 1 }).unwrap();
             let f = b.fork(left);
             assert!(b.others.len() < MAX_BRANCHES, "{k}");
-            assert_eq!(f.dropped.is_some(), k + 2 > MAX_BRANCHES, "{k}");
+            assert_eq!(!f.dropped.is_empty(), k + 2 > MAX_BRANCHES, "{k}");
         }
         assert_eq!(b.rows(&on_screen).len(), MAX_BRANCHES);
     }

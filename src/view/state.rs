@@ -561,7 +561,7 @@ impl AppState {
                     "You changed the past: the run forked at step {at}. What came after it is kept as branch {}; this is branch {}, starting with “{a}”. Branches, above the timeline, switches between them.{}",
                     fork.kept,
                     fork.now,
-                    let_go(fork)
+                    let_go(&fork)
                 ));
             }
             Ok(false) => {
@@ -644,7 +644,7 @@ impl AppState {
                 " The run you had is kept as branch {}; this is branch {}.{}",
                 fork.kept,
                 fork.now,
-                let_go(fork)
+                let_go(&fork)
             )
         };
         self.error = None;
@@ -831,7 +831,7 @@ impl AppState {
                 "Started over: your run is kept as branch {}, and this is branch {}. Branches, above the timeline, switches between them.{}",
                 fork.kept,
                 fork.now,
-                let_go(fork)
+                let_go(&fork)
             )
         });
     }
@@ -965,15 +965,23 @@ pub fn build_run(s: &Scenario, choice: &Choice) -> Run {
 }
 
 /// What a fork's notice adds when a branch was let go to stay within the limit.
-fn let_go(fork: Fork) -> String {
-    fork.dropped
-        .map(|n| {
-            format!(
-                " Branch {n}, the oldest, was let go: {} are kept at most.",
-                crate::view::branches::MAX_BRANCHES
-            )
-        })
-        .unwrap_or_default()
+fn let_go(fork: &Fork) -> String {
+    let names: Vec<String> = fork.dropped.iter().map(usize::to_string).collect();
+    match names.len() {
+        0 => String::new(),
+        1 => format!(
+            " Branch {}, the oldest, was let go: a run keeps {} branches at most, and {} events in those not shown.",
+            names[0],
+            crate::view::branches::MAX_BRANCHES,
+            crate::view::branches::MAX_KEPT_EVENTS
+        ),
+        _ => format!(
+            " Branches {}, the oldest, were let go: a run keeps {} branches at most, and {} events in those not shown.",
+            names.join(", "),
+            crate::view::branches::MAX_BRANCHES,
+            crate::view::branches::MAX_KEPT_EVENTS
+        ),
+    }
 }
 
 /// A scenario under a choice with a branch replayed, at its step (see `Run::replay_branch`).
