@@ -708,7 +708,13 @@ fn arrows_over_text(tl: &Timeline) -> Vec<String> {
 /// setting at every step, whole and windowed, the crossings left are those with no clear
 /// place (a bar no wider than its shortest form, where an arrow leaves it), counted and held
 /// to their number. Before, 5140: 1979 bars' text, 459 bands' text, 1200 arrows' labels, 695
-/// marks' labels. A verdict's lines and `⚠ both believe` do not move, and are not counted.
+/// marks' labels. `⚠ both believe` does not move, and is not counted.
+///
+/// A verdict's lines sit under its glyph, and a write to a lower lane in the same column (the
+/// second object of a multi-object write) ran through them: immutable-thumbnail's publish to
+/// the file through the content store's `✓ B-publish-v1:thumbs · 42`, 612 times. The verdict
+/// that write ends at moves right until its arrow passes the words above (as far as
+/// `MOST_CLEARING` in layout.rs), and none is left.
 #[test]
 fn message_arrows_keep_off_text_that_can_move() {
     let mut failures: Vec<String> = Vec::new();
@@ -752,9 +758,10 @@ fn message_arrows_keep_off_text_that_can_move() {
     let ceilings = [
         ("bar-text", 58),
         ("band-text", 7),
-        ("arrow-label", 42),
+        ("arrow-label", 6),
         ("mark-label", 14),
         ("pending-label", 0),
+        ("v-line", 0),
     ];
     let found: Vec<(&str, usize, usize)> = ceilings
         .iter()

@@ -14,6 +14,8 @@
 //! frame's world at the end of every step, so anything the events leave implicit (a release,
 //! a restore bringing back an old holder) still ends or starts a bar.
 
+use std::collections::BTreeMap;
+
 use crate::sim::event::{Event, EventKind};
 use crate::sim::message::MessageKind;
 use crate::sim::run::Run;
@@ -616,6 +618,14 @@ struct Slot {
     marked: bool,
 }
 
+impl Slot {
+    /// A verdict's slot is keyed by its request and count (`{request}#{n}`); anchors and
+    /// prepared writes have keys that start with a NUL, marks none.
+    fn is_verdict(&self) -> bool {
+        self.key.as_deref().is_some_and(|k| !k.starts_with('\u{0}'))
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 struct Column {
     tick: Tick,
@@ -737,6 +747,28 @@ impl Column {
         self.width = width + 2 * COL_PAD;
     }
 
+    fn lane_slots(&self, lane: usize) -> &[Slot] {
+        &self
+            .slots
+            .iter()
+            .find(|(l, _)| *l == lane)
+            .expect("placed lane")
+            .1
+    }
+
+    /// Moves slot `slot` of lane `lane`, and the slots after it on that lane, `by` right,
+    /// widening the column to match.
+    fn shift(&mut self, lane: usize, slot: usize, by: i32) {
+        let Some((_, v)) = self.slots.iter_mut().find(|(l, _)| *l == lane) else {
+            return;
+        };
+        for s in &mut v[slot..] {
+            s.offset += by;
+        }
+        let end = Column::lane_extent(v);
+        self.width = self.width.max(end + 2 * COL_PAD);
+    }
+
     /// How far right of its left edge each of the column's events is.
     fn centres(&self) -> impl Iterator<Item = i32> + '_ {
         self.slots
@@ -760,13 +792,7 @@ impl Column {
     }
 
     fn x(&self, lane: usize, slot: usize) -> i32 {
-        let v = &self
-            .slots
-            .iter()
-            .find(|(l, _)| *l == lane)
-            .expect("placed lane")
-            .1;
-        let s = &v[slot];
+        let s = &self.lane_slots(lane)[slot];
         self.x0 + COL_PAD + s.offset + s.width / 2
     }
 }
@@ -959,9 +985,16 @@ pub fn layout_with(run: &Run, first: usize, spacing: Spacing) -> Timeline {
 
     // 1. Columns and slots.
     let room = spacing.room();
-    let (mut cols, spots) = columns(run, first, &lanes, room);
+    let (mut cols, spots, arrivals) = columns(run, first, &lanes, room);
     // 2. x for every tick and column, and the steps' bands.
-    let axis = axis(&mut cols, start_tick, world.now(), first, spacing);
+    let axis = axis(
+        &mut cols,
+        (&arrivals, &lanes),
+        start_tick,
+        world.now(),
+        first,
+        spacing,
+    );
     let steps = step_bands(&cols, cursor, spacing);
     let spot_x = |sp: &Spot| -> i32 {
         let c = &cols[sp.col];
@@ -1049,7 +1082,12 @@ impl Steps<'_> {
 /// Phase 1: a column per (tick, step) with events, a slot per lane in it for what needs room,
 /// and each event's spot. Events come in time order within a step and each step starts at
 /// the tick the previous one ended, so columns are created in (tick, step) order.
-fn columns(run: &Run, first: usize, lanes: &[Lane], room: Room) -> (Vec<Column>, Vec<Spot>) {
+fn columns(
+    run: &Run,
+    first: usize,
+    lanes: &[Lane],
+    room: Room,
+) -> (Vec<Column>, Vec<Spot>, Vec<Arrival>) {
     let world = run.world();
     let lane_of = |name: &str| lanes.iter().position(|l| l.name == name);
     // What a fenced resource keeps (`Policy::kept_token`); none for one that is not.
@@ -1065,6 +1103,9 @@ fn columns(run: &Run, first: usize, lanes: &[Lane], room: Room) -> (Vec<Column>,
     let mut cols: Vec<Column> = Vec::new();
     let mut spots: Vec<Spot> = Vec::with_capacity(run.event_count());
     let mut attach: Vec<(usize, usize, String)> = Vec::new();
+    // A write's message → the spot it was sent from; (delivery's spot, sending's spot).
+    let mut sent_from: BTreeMap<u32, usize> = BTreeMap::new();
+    let mut writes: Vec<(usize, usize)> = Vec::new();
     let column = |cols: &mut Vec<Column>, tick: Tick, step: usize| -> usize {
         if cols.last().is_none_or(|c| (c.tick, c.step) != (tick, step)) {
             cols.push(Column {
@@ -1080,6 +1121,15 @@ fn columns(run: &Run, first: usize, lanes: &[Lane], room: Room) -> (Vec<Column>,
             let k = steps.start(s) + i - base;
             let ci = column(&mut cols, e.tick, s);
             let col = &mut cols[ci];
+            match (&e.kind, e.message) {
+                (EventKind::Sent { kind, .. }, Some(m)) if *kind == MessageKind::Write => {
+                    sent_from.insert(m, k);
+                }
+                (EventKind::Delivered { kind, .. }, Some(m)) if *kind == MessageKind::Write => {
+                    writes.extend(sent_from.get(&m).map(|&from| (k, from)));
+                }
+                _ => {}
+            }
             let at = match place(e, &lane_of, &kept, room) {
                 Some(Place::Anchor(l)) => {
                     Some((l, col.slot(l, Some(ANCHOR.into()), room.anchor_w)))
@@ -1134,7 +1184,102 @@ fn columns(run: &Run, first: usize, lanes: &[Lane], room: Room) -> (Vec<Column>,
     for c in cols.iter_mut() {
         c.finish(room);
     }
-    (cols, spots)
+    let arrivals = writes
+        .into_iter()
+        .filter_map(|(k, from)| {
+            let (sp, from) = (&spots[k], &spots[from]);
+            Some(Arrival {
+                col: sp.col,
+                at: sp.at?,
+                from: (from.col, from.at?),
+            })
+        })
+        .collect();
+    (cols, spots, arrivals)
+}
+
+/// A write arriving at a resource: its column and (lane, slot), and the (column, (lane,
+/// slot)) it was sent from.
+struct Arrival {
+    col: usize,
+    at: (usize, usize),
+    from: (usize, (usize, usize)),
+}
+
+/// The top and bottom of a verdict's words (its three lines' boxes), below its lane's axis.
+const VERDICT_WORDS: (i32, i32) = (17, 59);
+/// How far right of a verdict's words an arrow passing them stays, at least.
+const ARROW_CLEARANCE: i32 = 6;
+/// The most a verdict is moved right to keep an arrow off the words above it: a long, shallow
+/// arrow (a message delayed for many ticks) would need the width of the diagram. The presets
+/// need less (multi-object's check-then-write, the most: A's late write to Y passes B's and
+/// its own verdict on X).
+const MOST_CLEARING: i32 = 400;
+
+/// Moves each verdict an arrow ends at in column `ci` (and what follows it on its lane) right,
+/// until the arrow passes right of the words of every verdict above it in the column. The
+/// arrows come down from the workers, and a verdict's words sit right under its own arrow's
+/// end: the arrow to a lower lane (the second object of a multi-object write, say) would run
+/// through them. Column `ci` and the ones its arrows come from are placed.
+fn clear_verdict_words(cols: &mut [Column], ci: usize, arrivals: &[Arrival], lanes: &[Lane]) {
+    let mut mine: Vec<&Arrival> = arrivals.iter().filter(|a| a.col == ci).collect();
+    // Top down: moving a verdict moves the words the arrows below it must clear.
+    mine.sort_by_key(|a| lanes[a.at.0].axis);
+    for a in mine {
+        let ((lane, slot), (fc, (fl, fs))) = (a.at, a.from);
+        if !cols[ci].lane_slots(lane)[slot].is_verdict() {
+            continue;
+        }
+        // Moved clear of one verdict's words, the arrow may cross the next one's: again until
+        // it crosses none.
+        let mut moved = 0;
+        while let Some(need) = words_crossed(&cols[ci], (lane, slot), &cols[fc], (fl, fs), lanes) {
+            moved += need;
+            if moved > MOST_CLEARING {
+                cols[ci].shift(lane, slot, need - moved);
+                break;
+            }
+            cols[ci].shift(lane, slot, need);
+        }
+    }
+}
+
+/// How far right the verdict at (lane, slot) of `c` must move for the arrow to it from `from`
+/// to pass right of the words of a verdict above it that it crosses, if it crosses one.
+fn words_crossed(
+    c: &Column,
+    (lane, slot): (usize, usize),
+    from: &Column,
+    (fl, fs): (usize, usize),
+    lanes: &[Lane],
+) -> Option<i32> {
+    let (xs, ys) = (from.x(fl, fs) as f64, lanes[fl].axis as f64);
+    let (xe, ye) = (c.x(lane, slot) as f64, lanes[lane].axis as f64);
+    let mut need = 0.0f64;
+    for (l, v) in &c.slots {
+        let (top, bottom) = (
+            (lanes[*l].axis + VERDICT_WORDS.0) as f64,
+            (lanes[*l].axis + VERDICT_WORDS.1) as f64,
+        );
+        if top <= ys || top >= ye {
+            continue;
+        }
+        // Where the arrow is at the words' top and bottom.
+        let at = |y: f64| xs + (xe - xs) * ((y - ys) / (ye - ys)).min(1.0);
+        let (xt, xb) = (at(top), at(bottom));
+        for w in v.iter().filter(|w| w.is_verdict()) {
+            let x0 = (c.x0 + COL_PAD + w.offset) as f64;
+            let x1 = x0 + w.width as f64;
+            if xt.min(xb) >= x1 || xt.max(xb) <= x0 {
+                continue;
+            }
+            // The end that puts the arrow's top right of the words.
+            let clear = xs + (x1 + ARROW_CLEARANCE as f64 - xs) * (ye - ys) / (top - ys);
+            need = need.max(clear - xe);
+        }
+    }
+    let need = need.ceil() as i32;
+    (need > 0).then_some(need)
 }
 
 /// What phase 2 measures out along the x axis.
@@ -1151,7 +1296,14 @@ const ADVANCE: i32 = 22;
 
 /// Phase 2: x for every tick and column, from `start_tick` to `now`, spaced as `spacing`
 /// says; long idle stretches compressed into gaps.
-fn axis(cols: &mut [Column], start_tick: Tick, now: Tick, first: usize, spacing: Spacing) -> Axis {
+fn axis(
+    cols: &mut [Column],
+    (arrivals, lanes): (&[Arrival], &[Lane]),
+    start_tick: Tick,
+    now: Tick,
+    first: usize,
+    spacing: Spacing,
+) -> Axis {
     let mut gaps = Vec::new();
     let mut labels = Vec::new();
     // Aligned, where the next column starts; packed, the least x of its first event.
@@ -1169,11 +1321,11 @@ fn axis(cols: &mut [Column], start_tick: Tick, now: Tick, first: usize, spacing:
             let mut tick_x = None;
             while cols.get(next).is_some_and(|c| c.tick == t) {
                 let last = cols.get(next + 1).is_none_or(|n| n.step != cols[next].step);
-                let c = &mut cols[next];
                 match spacing {
                     Spacing::Packed | Spacing::Compact => {
-                        // Where the column's first and last events are, from its left edge.
-                        let (first_c, last_c) = (c.first_centre(), c.last_centre());
+                        let c = &cols[next];
+                        // Where the column's first event is, from its left edge.
+                        let first_c = c.first_centre();
                         // Time: its first event right of every earlier one. Room: what it
                         // draws on a lane clear of what that lane drew before.
                         let mut x0 = (x - first_c).max(LEFT);
@@ -1182,7 +1334,12 @@ fn axis(cols: &mut [Column], start_tick: Tick, now: Tick, first: usize, spacing:
                                 x0 = x0.max(end - COL_PAD);
                             }
                         }
-                        c.x0 = x0;
+                        cols[next].x0 = x0;
+                        if room.words {
+                            clear_verdict_words(cols, next, arrivals, lanes);
+                        }
+                        let c = &mut cols[next];
+                        let last_c = c.last_centre();
                         for (l, v) in &c.slots {
                             if lane_end.len() <= *l {
                                 lane_end.resize(l + 1, LEFT);
@@ -1194,7 +1351,9 @@ fn axis(cols: &mut [Column], start_tick: Tick, now: Tick, first: usize, spacing:
                         x = x0 + last_c + room.advance;
                     }
                     Spacing::Aligned(min_bands) => {
-                        c.x0 = x;
+                        cols[next].x0 = x;
+                        clear_verdict_words(cols, next, arrivals, lanes);
+                        let c = &mut cols[next];
                         x += c.width;
                         if last {
                             // A step's band ends with its last column: widen that to the minimum.
@@ -3434,9 +3593,16 @@ mod tests {
         for w in tl.steps.windows(2) {
             assert!(w[0].x0 < w[1].x0 && w[0].x0 <= w[0].x1);
         }
-        let (cols, _) = columns(&run, 1, &tl.lanes, FULL);
-        let mut cols = cols;
-        axis(&mut cols, 0, run.world().now(), 1, Spacing::Packed);
+        let (mut cols, _, arrivals) = columns(&run, 1, &tl.lanes, FULL);
+        let lanes = &tl.lanes;
+        axis(
+            &mut cols,
+            (&arrivals, lanes),
+            0,
+            run.world().now(),
+            1,
+            Spacing::Packed,
+        );
         let centres = |c: &Column| -> Vec<(usize, i32, i32)> {
             c.slots
                 .iter()
