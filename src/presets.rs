@@ -134,6 +134,13 @@ const FILES: &[(&str, &str)] = &[
         )),
     ),
     (
+        "kafka-producer-epoch",
+        include_str!(concat!(
+            env!("OUT_DIR"),
+            "/presets/kafka-producer-epoch.json"
+        )),
+    ),
+    (
         "sandbox",
         include_str!(concat!(env!("OUT_DIR"), "/presets/sandbox.json")),
     ),

@@ -132,6 +132,14 @@ pub struct LockSpec {
     /// lock whose lease ran out is granted to nobody (0: none).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub lock_delay: Tick,
+    /// Kafka's initTransactions: another worker's acquire does not wait for the holder's
+    /// lease to end; the coordinator ends that grant and grants the newcomer a new token.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub takeover: bool,
+    /// Kafka's transaction timeout: a lease that runs out moves the lock on to a new token
+    /// that nobody holds, so whatever the lost holder still sends is older than it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bump_on_expiry: bool,
 }
 
 fn is_zero(t: &Tick) -> bool {

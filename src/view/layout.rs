@@ -575,6 +575,8 @@ fn place(
         RenewalFailed { .. } | ClockJumped { .. } => own(room.label_w),
         LeaseGranted { .. }
         | LeaseExpired { .. }
+        | LeaseTakenOver { .. }
+        | TokenBumped { .. }
         | FenceStarted { .. }
         | FenceRetried { .. }
         | ReplyIgnored { .. } => own(room.label_w),
@@ -1771,7 +1773,9 @@ impl<'a> Painter<'a> {
                     self.holders.insert(lock.to_string(), (h, o));
                 }
             }
-            LeaseExpired { lock, .. } | LeaseReleased { lock } => self.end_holder(lock, x, s),
+            LeaseExpired { lock, .. } | LeaseReleased { lock } | LeaseTakenOver { lock, .. } => {
+                self.end_holder(lock, x, s)
+            }
             CoordinatorRestarted { persisted: false } | CoordinatorRestored => {
                 self.end_all_holders(x, s)
             }
@@ -1895,6 +1899,12 @@ fn mark_of(e: &Event) -> Option<(&'static str, String, &'static str)> {
             "m-grant",
         ),
         LeaseExpired { holder, .. } => ("◷", format!("expire {holder}"), "m-expire"),
+        LeaseTakenOver { holder, .. } => ("⇥", format!("end {holder}'s"), "m-expire"),
+        TokenBumped { .. } => (
+            "◇",
+            format!("bump {}", tok.as_deref().unwrap_or("")),
+            "m-grant",
+        ),
         LeaseReleased { .. } => ("⇡", none(), "m-minor"),
         CoordinatorRestarted { persisted: true } => ("↻", "restart".into(), "m-node"),
         CoordinatorRestarted { persisted: false } => ("↻", "restart, state lost".into(), "m-node"),
