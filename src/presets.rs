@@ -141,6 +141,10 @@ const FILES: &[(&str, &str)] = &[
         )),
     ),
     (
+        "redis-incr-token",
+        include_str!(concat!(env!("OUT_DIR"), "/presets/redis-incr-token.json")),
+    ),
+    (
         "sandbox",
         include_str!(concat!(env!("OUT_DIR"), "/presets/sandbox.json")),
     ),

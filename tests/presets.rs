@@ -618,3 +618,61 @@ fn a_takeover_lock_bumps_for_a_new_acquire_and_not_for_a_duplicate() {
     w.step(&Action::Advance { ticks: 2 }).unwrap();
     assert_eq!(holder(&w), ("A".into(), 5));
 }
+
+/// A Redis lock whose acquire INCRs a counter: a failover to a replica that never saw the
+/// last grant hands its number out again, and an equal token lets the stale holder's write
+/// in after the new holder's. Waiting for the replica (WAIT) keeps the counter.
+#[test]
+fn a_failover_to_a_replica_behind_hands_the_same_token_out_twice() {
+    let s = presets::get("redis-incr-token").unwrap();
+    let run = |variant: &str| {
+        let mut run = Run::new(&s, s.variant(variant));
+        run.run_script().unwrap();
+        run
+    };
+    let behind = run("async-failover");
+    let tokens = |run: &Run| ["A1", "B1"].map(|id| fate_of(run, id).2.expect("a token"));
+    assert_eq!(tokens(&behind), ["41", "41"]);
+    assert_eq!(fate_of(&behind, "A-stale").0, Fate::Accepted);
+    let kinds: Vec<_> = behind
+        .world()
+        .ghost()
+        .violations
+        .iter()
+        .map(|v| v.kind)
+        .collect();
+    assert_eq!(kinds, [ViolationKind::StaleOverwrite]);
+
+    let waited = run("wait-for-replica");
+    assert_eq!(tokens(&waited), ["41", "42"]);
+    let (outcome, reason, _) = fate_of(&waited, "A-stale");
+    assert_eq!((outcome, reason), (Fate::Rejected, Some(Reason::Stale)));
+    assert!(waited.world().ghost().violations.is_empty());
+}
+
+/// Under async replication a failover keeps what the last backup took and nothing since: a
+/// grant after the backup is lost with its counter value, one before it is not (its holder
+/// asks again either way: the failover is an ownership change, as a restore is).
+#[test]
+fn an_async_failover_keeps_only_what_the_replica_caught_up_to() {
+    let s = presets::get("redis-incr-token").unwrap();
+    let next_after = |backup_after_grant: bool| {
+        let mut w = World::new(&s);
+        let mut act = |a: Action| {
+            w.step(&a).unwrap_or_else(|e| panic!("{a}: {e}"));
+        };
+        act(Action::Acquire {
+            worker: "A".into(),
+            lock: None,
+        });
+        act(Action::Advance { ticks: 2 });
+        if backup_after_grant {
+            act(Action::CoordinatorBackup);
+        }
+        act(Action::CoordinatorFailover);
+        let l = &w.coordinator().locks["report-lock"];
+        (l.holder.is_none(), l.issuer.next[0])
+    };
+    assert_eq!(next_after(false), (true, 41));
+    assert_eq!(next_after(true), (true, 42));
+}

@@ -93,6 +93,8 @@ pub struct Coordinator {
     pub persist: bool,
     pub replica: usize,
     pub replicas: usize,
+    /// A failover promotes a replica that has only the last backup (`CoordinatorSpec::async_replication`).
+    pub async_replication: bool,
     pub locks: LockTable,
     /// Shared, immutable once taken: a world clone copies a pointer, not the table.
     pub backup: Option<std::rc::Rc<LockTable>>,
@@ -343,9 +345,15 @@ impl Coordinator {
         }
     }
 
-    /// Another replica takes over with the replicated lock table; epoch issuers bump.
-    pub fn fail_over(&mut self) {
+    /// Another replica takes over with the replicated lock table; epoch issuers bump. Under
+    /// async replication the replica has the table as of the last backup (the point it caught
+    /// up to): what came after is lost as in a restore, holders and counters alike.
+    pub fn fail_over(&mut self, now: Tick) {
         self.replica = (self.replica + 1) % self.replicas.max(1);
+        if self.async_replication {
+            self.restore(now);
+            return;
+        }
         for l in self.locks.values_mut() {
             l.issuer.bump_epoch();
             l.pending = None;

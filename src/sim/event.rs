@@ -111,6 +111,9 @@ pub enum EventKind {
     CoordinatorBackedUp,
     FailedOver {
         replica: usize,
+        /// Async replication: the replica had only what it last caught up to.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        behind: bool,
     },
     // worker
     AcquireSent {
@@ -287,7 +290,17 @@ impl fmt::Display for EventKind {
             }
             CoordinatorRestored => write!(f, "is restored from backup: the counter moves back"),
             CoordinatorBackedUp => write!(f, "takes a backup snapshot"),
-            FailedOver { replica } => write!(f, "fails over to replica {replica}"),
+            FailedOver {
+                replica,
+                behind: false,
+            } => write!(f, "fails over to replica {replica}"),
+            FailedOver {
+                replica,
+                behind: true,
+            } => write!(
+                f,
+                "fails over to replica {replica}, which has only what it last caught up to: leases and counters since are lost"
+            ),
             AcquireSent { lock } => write!(f, "asks for {lock}"),
             LeaseAcquired {
                 lock,

@@ -136,6 +136,7 @@ impl World {
             persist: s.coordinator.persist,
             replica: 0,
             replicas: replicas.max(1),
+            async_replication: s.coordinator.async_replication,
             locks,
             backup: None,
         };
@@ -668,8 +669,11 @@ impl World {
                 EventKind::CoordinatorRestored
             }
             CoordinatorFailover => {
-                c.fail_over();
-                EventKind::FailedOver { replica: c.replica }
+                c.fail_over(now);
+                EventKind::FailedOver {
+                    replica: c.replica,
+                    behind: c.async_replication,
+                }
             }
             other => unreachable!("not a coordinator action: {}", other.name()),
         };
@@ -1459,10 +1463,11 @@ fn hash_coordinator(c: &Coordinator, ranks: &Ranks, h: &mut impl Hasher) {
         persist,
         replica,
         replicas,
+        async_replication,
         locks,
         backup,
     } = c;
-    (clock, persist, replica, replicas, backup).hash(h);
+    (clock, persist, replica, replicas, async_replication, backup).hash(h);
     locks.len().hash(h);
     for (key, l) in locks {
         let LockState {

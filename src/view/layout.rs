@@ -1776,9 +1776,9 @@ impl<'a> Painter<'a> {
             LeaseExpired { lock, .. } | LeaseReleased { lock } | LeaseTakenOver { lock, .. } => {
                 self.end_holder(lock, x, s)
             }
-            CoordinatorRestarted { persisted: false } | CoordinatorRestored => {
-                self.end_all_holders(x, s)
-            }
+            CoordinatorRestarted { persisted: false }
+            | CoordinatorRestored
+            | FailedOver { behind: true, .. } => self.end_all_holders(x, s),
             LeaseAcquired { lock, .. } => {
                 if let Some(l) = actor {
                     self.end_belief(l, x, s);
@@ -1910,7 +1910,14 @@ fn mark_of(e: &Event) -> Option<(&'static str, String, &'static str)> {
         CoordinatorRestarted { persisted: false } => ("↻", "restart, state lost".into(), "m-node"),
         CoordinatorRestored => ("↺", "restored".into(), "m-node"),
         CoordinatorBackedUp | ResourceBackedUp { .. } => ("▤", "backup".into(), "m-minor"),
-        FailedOver { replica } => ("⇄", format!("fail-over → {}", replica + 1), "m-node"),
+        FailedOver { replica, behind } => {
+            let behind = if *behind { ", behind" } else { "" };
+            (
+                "⇄",
+                format!("fail-over → {}{behind}", replica + 1),
+                "m-node",
+            )
+        }
         FenceRetried { .. } => ("▣", "fence again".into(), "m-warn"),
         ReplyIgnored { kind, .. } => ("∅", format!("ignored {}", kind.word()), "m-minor"),
         FenceStarted { .. } => ("▣", "fence first".into(), "m-minor"),
