@@ -134,6 +134,17 @@ const FILES: &[(&str, &str)] = &[
         )),
     ),
     (
+        "kafka-producer-epoch",
+        include_str!(concat!(
+            env!("OUT_DIR"),
+            "/presets/kafka-producer-epoch.json"
+        )),
+    ),
+    (
+        "redis-incr-token",
+        include_str!(concat!(env!("OUT_DIR"), "/presets/redis-incr-token.json")),
+    ),
+    (
         "sandbox",
         include_str!(concat!(env!("OUT_DIR"), "/presets/sandbox.json")),
     ),

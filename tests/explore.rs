@@ -329,6 +329,41 @@ const VERDICTS: &[(&str, &str, bool, &[&str])] = &[
         true,
         &["stale_overwrite", "superseded_write"],
     ),
+    // Every bump registered before anyone acts on it (Kafka's markers) fences both zombies;
+    // a broker that learns epochs from produce requests alone misses the timeout's bump.
+    ("kafka-producer-epoch", "kafka", true, &[]),
+    (
+        "kafka-producer-epoch",
+        "requests-only",
+        true,
+        &["superseded_write"],
+    ),
+    (
+        "kafka-producer-epoch",
+        "no-epoch-check",
+        true,
+        &["stale_overwrite", "superseded_write"],
+    ),
+    // A failover to a replica that never saw the last grant hands its number out again: an
+    // equal token passes at highest-seen, and strict locks the new holder out.
+    (
+        "redis-incr-token",
+        "async-failover",
+        true,
+        &["stale_overwrite", "superseded_write"],
+    ),
+    (
+        "redis-incr-token",
+        "wait-for-replica",
+        true,
+        &["superseded_write"],
+    ),
+    (
+        "redis-incr-token",
+        "each-token-once",
+        true,
+        &["superseded_write", "owner_locked_out"],
+    ),
 ];
 
 fn assert_pinned(id: &str) {
@@ -381,6 +416,8 @@ pinned!(lease_duration_tradeoff, "lease-duration-tradeoff");
 pinned!(chubby_lock_delay, "chubby-lock-delay");
 pinned!(stripe_idempotency, "stripe-idempotency");
 pinned!(redlock_random_value, "redlock-random-value");
+pinned!(kafka_producer_epoch, "kafka-producer-epoch");
+pinned!(redis_incr_token, "redis-incr-token");
 
 #[test]
 fn every_preset_and_variant_has_a_pinned_verdict() {

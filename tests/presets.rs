@@ -3,7 +3,9 @@
 use fencing_lab::presets;
 use fencing_lab::sim::report::Report;
 use fencing_lab::sim::scenario::Variant;
-use fencing_lab::sim::{Action, Fate, Policy, Reason, Run, Scenario, World};
+use fencing_lab::sim::{
+    Action, EventKind, Fate, Policy, Reason, Run, Scenario, ViolationKind, World,
+};
 
 #[test]
 fn every_preset_meets_its_stated_outcome_under_each_variant() {
@@ -490,4 +492,187 @@ fn lock_delay_follows_a_restore_and_a_restart_that_forget_the_holder() {
         let at = held.map(|_| w.now()).expect("B is granted in the end");
         assert!(at > forgotten_at + 15, "{forget}: B holds it at t = {at}");
     }
+}
+
+/// kafka-producer-epoch under `variant`, with `change` made to its transactional id's lock,
+/// its whole script run.
+fn kafka(variant: &str, change: impl Fn(&mut fencing_lab::sim::scenario::LockSpec)) -> Run {
+    let s = presets::get("kafka-producer-epoch").unwrap();
+    let mut sv = s.with_variant(s.variant(variant).unwrap());
+    change(&mut sv.locks[0]);
+    let mut run = Run::new(&sv, None);
+    run.run_script().unwrap();
+    run
+}
+
+fn fate_of(run: &Run, id: &str) -> (Fate, Option<Reason>, Option<String>) {
+    let r = Report::of(run);
+    let q = r.request(id).unwrap_or_else(|| panic!("{id} was sent"));
+    (q.outcome, q.reason, q.token.as_ref().map(|t| t.to_string()))
+}
+
+/// Kafka's producer epoch: the broker refuses a record whose epoch is below the one it holds,
+/// and it holds each bump before anyone acts on it (the coordinator's markers). A broker that
+/// does not check lets the zombie's record replace the new producer's.
+#[test]
+fn kafkas_broker_refuses_a_fenced_producers_lower_epoch() {
+    let fenced = kafka("kafka", |_| {});
+    let stale = (Fate::Rejected, Some(Reason::Stale));
+    let (outcome, reason, token) = fate_of(&fenced, "A-zombie");
+    assert_eq!(
+        (outcome, reason, token.as_deref()),
+        (stale.0, stale.1, Some("4"))
+    );
+    let (outcome, reason, token) = fate_of(&fenced, "B-late");
+    assert_eq!(
+        (outcome, reason, token.as_deref()),
+        (stale.0, stale.1, Some("5"))
+    );
+    let orders = fenced.world().resource("orders").unwrap();
+    assert_eq!(orders.data.value, "order 1001 shipped");
+    // The timeout's bump: an epoch nobody holds, and the broker learned it.
+    assert_eq!(orders.data.highest.as_ref().map(|t| t.counter), Some(6));
+    assert!(fenced
+        .world()
+        .coordinator()
+        .holder("orders-etl-lock")
+        .is_none());
+    assert!(fenced.world().ghost().violations.is_empty());
+
+    let unchecked = kafka("no-epoch-check", |_| {});
+    assert_eq!(fate_of(&unchecked, "A-zombie").0, Fate::Accepted);
+    let kinds: Vec<_> = unchecked
+        .world()
+        .ghost()
+        .violations
+        .iter()
+        .map(|v| v.kind)
+        .collect();
+    assert!(kinds.contains(&ViolationKind::StaleOverwrite), "{kinds:?}");
+}
+
+/// initTransactions takes over at once (A's grant ends when B asks, long before its lease
+/// would run out), and the transaction timeout bumps the epoch with nobody asking: without
+/// the bump, the timed-out producer's late record gets in.
+#[test]
+fn kafkas_init_transactions_takes_over_and_its_timeout_bumps_the_epoch() {
+    let ended = |run: &Run| {
+        run.events()
+            .find_map(|e| match &e.kind {
+                EventKind::LeaseTakenOver { holder, by, .. } => {
+                    Some((holder.to_string(), by.to_string(), e.tick))
+                }
+                EventKind::LeaseExpired { holder, .. } if holder == "A" => {
+                    Some((holder.to_string(), "expiry".into(), e.tick))
+                }
+                _ => None,
+            })
+            .expect("A's grant ends")
+    };
+    // A is granted at t = 3 with a 10-tick lease; B's initTransactions arrives at t = 5.
+    assert_eq!(ended(&kafka("kafka", |_| {})), ("A".into(), "B".into(), 5));
+    let waits = ended(&kafka("kafka", |l| l.takeover = false));
+    assert_eq!(waits, ("A".into(), "expiry".into(), 13));
+
+    let bumps = |run: &Run| {
+        run.events()
+            .filter(|e| matches!(e.kind, EventKind::TokenBumped { .. }))
+            .filter_map(|e| e.token.as_ref().map(|t| t.counter))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(bumps(&kafka("kafka", |_| {})), [6]);
+    let no_bump = kafka("kafka", |l| l.bump_on_expiry = false);
+    assert!(bumps(&no_bump).is_empty());
+    assert_eq!(fate_of(&no_bump, "B-late").0, Fate::Accepted);
+}
+
+/// Under takeover a duplicate of the acquire a grant answered is old news (the same grant
+/// again), while a new acquire from the holder itself is a new session with a new token, as a
+/// producer that calls initTransactions again gets a new epoch.
+#[test]
+fn a_takeover_lock_bumps_for_a_new_acquire_and_not_for_a_duplicate() {
+    use fencing_lab::sim::message::MessageKind;
+    use fencing_lab::sim::MsgSel;
+    let s = presets::get("kafka-producer-epoch").unwrap();
+    let mut w = World::new(&s.with_variant(s.variant("requests-only").unwrap()));
+    let acquire = || Action::Acquire {
+        worker: "A".into(),
+        lock: None,
+    };
+    let holder = |w: &World| {
+        let h = w.coordinator().holder("orders-etl-lock").expect("held");
+        (h.worker.to_string(), h.token.counter)
+    };
+    w.step(&acquire()).unwrap();
+    let copy = Action::Duplicate {
+        msg: MsgSel {
+            kind: Some(MessageKind::Acquire),
+            ..MsgSel::default()
+        },
+    };
+    w.step(&copy).unwrap();
+    w.step(&Action::Advance { ticks: 3 }).unwrap();
+    assert_eq!(holder(&w), ("A".into(), 4));
+    assert!(w.worker("A").unwrap().believes("orders-etl-lock"));
+    w.step(&acquire()).unwrap();
+    w.step(&Action::Advance { ticks: 2 }).unwrap();
+    assert_eq!(holder(&w), ("A".into(), 5));
+}
+
+/// A Redis lock whose acquire INCRs a counter: a failover to a replica that never saw the
+/// last grant hands its number out again, and an equal token lets the stale holder's write
+/// in after the new holder's. Waiting for the replica (WAIT) keeps the counter.
+#[test]
+fn a_failover_to_a_replica_behind_hands_the_same_token_out_twice() {
+    let s = presets::get("redis-incr-token").unwrap();
+    let run = |variant: &str| {
+        let mut run = Run::new(&s, s.variant(variant));
+        run.run_script().unwrap();
+        run
+    };
+    let behind = run("async-failover");
+    let tokens = |run: &Run| ["A1", "B1"].map(|id| fate_of(run, id).2.expect("a token"));
+    assert_eq!(tokens(&behind), ["41", "41"]);
+    assert_eq!(fate_of(&behind, "A-stale").0, Fate::Accepted);
+    let kinds: Vec<_> = behind
+        .world()
+        .ghost()
+        .violations
+        .iter()
+        .map(|v| v.kind)
+        .collect();
+    assert_eq!(kinds, [ViolationKind::StaleOverwrite]);
+
+    let waited = run("wait-for-replica");
+    assert_eq!(tokens(&waited), ["41", "42"]);
+    let (outcome, reason, _) = fate_of(&waited, "A-stale");
+    assert_eq!((outcome, reason), (Fate::Rejected, Some(Reason::Stale)));
+    assert!(waited.world().ghost().violations.is_empty());
+}
+
+/// Under async replication a failover keeps what the last backup took and nothing since: a
+/// grant after the backup is lost with its counter value, one before it is not (its holder
+/// asks again either way: the failover is an ownership change, as a restore is).
+#[test]
+fn an_async_failover_keeps_only_what_the_replica_caught_up_to() {
+    let s = presets::get("redis-incr-token").unwrap();
+    let next_after = |backup_after_grant: bool| {
+        let mut w = World::new(&s);
+        let mut act = |a: Action| {
+            w.step(&a).unwrap_or_else(|e| panic!("{a}: {e}"));
+        };
+        act(Action::Acquire {
+            worker: "A".into(),
+            lock: None,
+        });
+        act(Action::Advance { ticks: 2 });
+        if backup_after_grant {
+            act(Action::CoordinatorBackup);
+        }
+        act(Action::CoordinatorFailover);
+        let l = &w.coordinator().locks["report-lock"];
+        (l.holder.is_none(), l.issuer.next[0])
+    };
+    assert_eq!(next_after(false), (true, 41));
+    assert_eq!(next_after(true), (true, 42));
 }

@@ -26,7 +26,8 @@ pub struct Holder {
 /// A grant waiting for fence-on-acquire acknowledgements before it is announced.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct PendingGrant {
-    pub worker: Name,
+    /// `None`: a token bumped on expiry (`bump_on_expiry`), which nobody will hold.
+    pub worker: Option<Name>,
     /// The acquire it answers.
     pub req: u32,
     pub token: Token,
@@ -63,6 +64,11 @@ pub struct LockState {
     pub lock_delay: Tick,
     /// By the coordinator's clock: the end of a lock-delay under way.
     pub delayed_until_local: Option<i64>,
+    /// Kafka's initTransactions: an acquire from another worker ends the holder's grant
+    /// and is granted a new token at once (`LockSpec::takeover`).
+    pub takeover: bool,
+    /// Kafka's transaction timeout: an expiry mints a token for nobody (`LockSpec::bump_on_expiry`).
+    pub bump_on_expiry: bool,
 }
 
 impl LockState {
@@ -87,6 +93,8 @@ pub struct Coordinator {
     pub persist: bool,
     pub replica: usize,
     pub replicas: usize,
+    /// A failover promotes a replica that has only the last backup (`CoordinatorSpec::async_replication`).
+    pub async_replication: bool,
     pub locks: LockTable,
     /// Shared, immutable once taken: a world clone copies a pointer, not the table.
     pub backup: Option<std::rc::Rc<LockTable>>,
@@ -110,7 +118,15 @@ impl Coordinator {
                 let Some(l) = self.locks.get_mut(&lock) else {
                     return;
                 };
-                if let Some(h) = l.holder.as_mut().filter(|h| h.worker == from) {
+                // Under takeover only an acquire the holder sent no later than its grant (a
+                // duplicate) is old news; a new one is a new session, as Kafka bumps the epoch
+                // of a producer that calls initTransactions again.
+                let takeover = l.takeover;
+                if let Some(h) = l
+                    .holder
+                    .as_mut()
+                    .filter(|h| h.worker == from && (!takeover || req <= h.req))
+                {
                     // Re-entrant: the same grant, the same token (as Hazelcast's fence).
                     h.expires_local = local + l.ttl as i64;
                     h.req = h.req.max(req);
@@ -125,17 +141,22 @@ impl Coordinator {
                             req,
                         },
                     );
-                } else if l.grantable() {
-                    l.queue.retain(|w| w.worker != from);
-                    grant(l, from, req, local, replica, truth, out);
                 } else {
-                    // Waiting already: the newest acquire is the one its grant will answer.
-                    l.queue.retain(|w| w.worker != from);
-                    l.queue.push(Waiter {
-                        worker: from.into(),
-                        req,
-                    });
-                    out.emit(Note::new(EventKind::AcquireQueued { lock }));
+                    if takeover {
+                        take_over(l, from, out);
+                    }
+                    if l.grantable() {
+                        l.queue.retain(|w| w.worker != from);
+                        grant(l, Some(from), req, local, replica, truth, out);
+                    } else {
+                        // Waiting already: the newest acquire is the one its grant will answer.
+                        l.queue.retain(|w| w.worker != from);
+                        l.queue.push(Waiter {
+                            worker: from.into(),
+                            req,
+                        });
+                        out.emit(Note::new(EventKind::AcquireQueued { lock }));
+                    }
                 }
             }
             Message::Renew { lock, token, req } => {
@@ -226,7 +247,7 @@ impl Coordinator {
         })
     }
 
-    pub fn tick(&mut self, now: Tick, out: &mut Out) {
+    pub fn tick(&mut self, now: Tick, truth: &Ghost, out: &mut Out) {
         let local = self.local(now);
         for l in self.locks.values_mut() {
             if let Some(p) = l.pending.as_mut().filter(|p| local >= p.retry_at_local) {
@@ -260,8 +281,11 @@ impl Coordinator {
                     .generation(Some(h.generation)),
                 );
                 l.start_lock_delay(local);
-                // Waiters stay queued until a lock-delay is over.
-                if l.delayed_until_local.is_none() {
+                if l.bump_on_expiry {
+                    grant(l, None, 0, local, self.replica, truth, out);
+                }
+                // Waiters stay queued until a lock-delay is over (and a bump is registered).
+                if l.grantable() {
                     grant_next(l, out);
                 }
             }
@@ -321,9 +345,15 @@ impl Coordinator {
         }
     }
 
-    /// Another replica takes over with the replicated lock table; epoch issuers bump.
-    pub fn fail_over(&mut self) {
+    /// Another replica takes over with the replicated lock table; epoch issuers bump. Under
+    /// async replication the replica has the table as of the last backup (the point it caught
+    /// up to): what came after is lost as in a restore, holders and counters alike.
+    pub fn fail_over(&mut self, now: Tick) {
         self.replica = (self.replica + 1) % self.replicas.max(1);
+        if self.async_replication {
+            self.restore(now);
+            return;
+        }
         for l in self.locks.values_mut() {
             l.issuer.bump_epoch();
             l.pending = None;
@@ -370,9 +400,29 @@ fn grant_next(l: &mut LockState, out: &mut Out) {
     }
 }
 
+/// Takeover: a new acquire ends the current grant. Its holder is not told (it learns when a
+/// resource or the coordinator refuses its token), and no lock-delay starts: the holder
+/// was replaced, not lost.
+fn take_over(l: &mut LockState, by: &str, out: &mut Out) {
+    let Some(h) = l.holder.take() else {
+        return;
+    };
+    out.emit(
+        Note::new(EventKind::LeaseTakenOver {
+            lock: l.name.clone(),
+            holder: h.worker,
+            by: by.into(),
+        })
+        .token(&h.token)
+        .generation(Some(h.generation)),
+    );
+}
+
+/// Mint a token and grant it to `worker` once every fenced resource registered it; with no
+/// worker, a bump on expiry: the token is spent on nobody, so every one before it is older.
 fn grant(
     l: &mut LockState,
-    worker: &str,
+    worker: Option<&str>,
     req: u32,
     local: i64,
     replica: usize,
@@ -387,25 +437,37 @@ fn grant(
         generation,
     }));
     let p = PendingGrant {
-        worker: worker.into(),
+        worker: worker.map(Name::from),
         req,
         token: token.clone(),
         generation,
         awaiting: l.fenced.clone(),
         retry_at_local: local + FENCE_RETRY as i64,
     };
+    if worker.is_none() {
+        out.emit(
+            Note::new(EventKind::TokenBumped {
+                lock: l.name.clone(),
+                resources: l.fenced.clone(),
+            })
+            .token(&token)
+            .generation(Some(generation)),
+        );
+    }
     if p.awaiting.is_empty() {
         announce(l, p, local, out);
         return;
     }
-    out.emit(
-        Note::new(EventKind::FenceStarted {
-            lock: l.name.clone(),
-            resources: l.fenced.clone(),
-        })
-        .token(&token)
-        .generation(Some(generation)),
-    );
+    if worker.is_some() {
+        out.emit(
+            Note::new(EventKind::FenceStarted {
+                lock: l.name.clone(),
+                resources: l.fenced.clone(),
+            })
+            .token(&token)
+            .generation(Some(generation)),
+        );
+    }
     for r in &l.fenced {
         out.send(
             Node::Resource(r.clone()),
@@ -418,13 +480,20 @@ fn grant(
     l.pending = Some(p);
 }
 
-/// The grant becomes real: recorded as holder and sent to its owner.
+/// The grant becomes real: recorded as holder and sent to its owner. A bump has no owner:
+/// it only becomes the newest grant, and whoever waits may ask again.
 fn announce(l: &mut LockState, p: PendingGrant, local: i64, out: &mut Out) {
     let expires_local = local + l.ttl as i64;
     out.0.push(Effect::Grant(GrantFact::Issued {
         lock: l.name.clone(),
         generation: p.generation,
     }));
+    let Some(worker) = p.worker else {
+        if l.grantable() {
+            grant_next(l, out);
+        }
+        return;
+    };
     out.emit(
         Note::new(EventKind::LeaseGranted {
             lock: l.name.clone(),
@@ -434,7 +503,7 @@ fn announce(l: &mut LockState, p: PendingGrant, local: i64, out: &mut Out) {
         .generation(Some(p.generation)),
     );
     out.send(
-        Node::Worker(p.worker.clone()),
+        Node::Worker(worker.clone()),
         Message::Granted {
             lock: l.name.clone(),
             token: p.token.clone(),
@@ -444,10 +513,14 @@ fn announce(l: &mut LockState, p: PendingGrant, local: i64, out: &mut Out) {
         },
     );
     l.holder = Some(Holder {
-        worker: p.worker,
+        worker,
         token: p.token,
         generation: p.generation,
         expires_local,
         req: p.req,
     });
+    // Under takeover whoever queued meanwhile (behind this grant's fences) takes over next.
+    if l.takeover {
+        grant_next(l, out);
+    }
 }

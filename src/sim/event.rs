@@ -87,6 +87,18 @@ pub enum EventKind {
     LeaseReleased {
         lock: Name,
     },
+    /// Takeover: `by`'s acquire ended `holder`'s grant (Kafka's initTransactions).
+    LeaseTakenOver {
+        lock: Name,
+        holder: Name,
+        by: Name,
+    },
+    /// Bump on expiry: a new token held by nobody, registered at `resources` first where the
+    /// receivers register tokens (Kafka's transaction timeout, its abort markers).
+    TokenBumped {
+        lock: Name,
+        resources: Vec<Name>,
+    },
     /// The lock is free: everyone waiting for it is told to ask again.
     WaitersNotified {
         lock: Name,
@@ -99,6 +111,9 @@ pub enum EventKind {
     CoordinatorBackedUp,
     FailedOver {
         replica: usize,
+        /// Async replication: the replica had only what it last caught up to.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        behind: bool,
     },
     // worker
     AcquireSent {
@@ -253,6 +268,17 @@ impl fmt::Display for EventKind {
             RenewalDenied { lock } => write!(f, "denies renewal of {lock}: not the holder"),
             LeaseExpired { lock, holder } => write!(f, "expires {holder}'s lease on {lock}"),
             LeaseReleased { lock } => write!(f, "records the release of {lock}"),
+            LeaseTakenOver { lock, holder, by } => {
+                write!(f, "ends {holder}'s grant of {lock}: {by} takes it over")
+            }
+            TokenBumped { lock, resources } if resources.is_empty() => {
+                write!(f, "moves {lock} on to a new token that nobody holds")
+            }
+            TokenBumped { lock, resources } => write!(
+                f,
+                "moves {lock} on to a new token that nobody holds, and fences {} with it",
+                resources.join(", ")
+            ),
             WaitersNotified { lock, workers } => write!(
                 f,
                 "tells {} that {lock} is free: ask again",
@@ -264,7 +290,17 @@ impl fmt::Display for EventKind {
             }
             CoordinatorRestored => write!(f, "is restored from backup: the counter moves back"),
             CoordinatorBackedUp => write!(f, "takes a backup snapshot"),
-            FailedOver { replica } => write!(f, "fails over to replica {replica}"),
+            FailedOver {
+                replica,
+                behind: false,
+            } => write!(f, "fails over to replica {replica}"),
+            FailedOver {
+                replica,
+                behind: true,
+            } => write!(
+                f,
+                "fails over to replica {replica}, which has only what it last caught up to: leases and counters since are lost"
+            ),
             AcquireSent { lock } => write!(f, "asks for {lock}"),
             LeaseAcquired {
                 lock,

@@ -176,7 +176,7 @@ pub fn scenario(p: &LabParams, ttl: Tick, index: u32) -> Scenario {
         policy: Policy::HighestSeen,
         network: NetworkSpec { delay: p.delay.max(1), jitter: p.jitter },
         coordinator: CoordinatorSpec::default(),
-        locks: vec![LockSpec { name: "lease".into(), ttl, issuer: IssuerKind::Counter { start: 1 }, lock_delay: 0 }],
+        locks: vec![LockSpec { name: "lease".into(), ttl, issuer: IssuerKind::Counter { start: 1 }, lock_delay: 0, takeover: false, bump_on_expiry: false }],
         workers: vec![worker("A", a), worker("B", b)],
         resources: vec![copy("fenced", Policy::HighestSeen), copy("unfenced", Policy::Unfenced)],
         script: Vec::new(),

@@ -104,6 +104,10 @@ pub struct CoordinatorSpec {
     pub persist: bool,
     #[serde(default = "one")]
     pub replicas: usize,
+    /// Replicas copy the primary asynchronously (Redis): a failover promotes one that has
+    /// only what the last `coordinator-backup` took, the point it last caught up to.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub async_replication: bool,
 }
 
 fn one() -> usize {
@@ -116,6 +120,7 @@ impl Default for CoordinatorSpec {
             clock: Clock::default(),
             persist: true,
             replicas: 1,
+            async_replication: false,
         }
     }
 }
@@ -132,6 +137,14 @@ pub struct LockSpec {
     /// lock whose lease ran out is granted to nobody (0: none).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub lock_delay: Tick,
+    /// Kafka's initTransactions: another worker's acquire does not wait for the holder's
+    /// lease to end; the coordinator ends that grant and grants the newcomer a new token.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub takeover: bool,
+    /// Kafka's transaction timeout: a lease that runs out moves the lock on to a new token
+    /// that nobody holds, so whatever the lost holder still sends is older than it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bump_on_expiry: bool,
 }
 
 fn is_zero(t: &Tick) -> bool {
@@ -247,6 +260,8 @@ pub struct Settings {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub persist: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub async_replication: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub issuer: Option<IssuerKind>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ttl: Option<Tick>,
@@ -356,6 +371,9 @@ impl Scenario {
         }
         if let Some(x) = set.persist {
             s.coordinator.persist = x;
+        }
+        if let Some(x) = set.async_replication {
+            s.coordinator.async_replication = x;
         }
         if let Some(x) = set.renew_every {
             for w in &mut s.workers {

@@ -120,6 +120,8 @@ impl World {
                     fenced,
                     lock_delay: l.lock_delay,
                     delayed_until_local: None,
+                    takeover: l.takeover,
+                    bump_on_expiry: l.bump_on_expiry,
                 },
             );
         }
@@ -134,6 +136,7 @@ impl World {
             persist: s.coordinator.persist,
             replica: 0,
             replicas: replicas.max(1),
+            async_replication: s.coordinator.async_replication,
             locks,
             backup: None,
         };
@@ -666,8 +669,11 @@ impl World {
                 EventKind::CoordinatorRestored
             }
             CoordinatorFailover => {
-                c.fail_over();
-                EventKind::FailedOver { replica: c.replica }
+                c.fail_over(now);
+                EventKind::FailedOver {
+                    replica: c.replica,
+                    behind: c.async_replication,
+                }
             }
             other => unreachable!("not a coordinator action: {}", other.name()),
         };
@@ -747,10 +753,12 @@ impl World {
         // snapshot it shares (the explorer's parent state) to change nothing.
         if self.coordinator.tick_due(now) {
             let mut out = Out::default();
-            Rc::make_mut(&mut self.coordinator).tick(now, &mut out);
+            Rc::make_mut(&mut self.coordinator).tick(now, &self.ghost, &mut out);
             self.perform(Node::Coordinator, out, log);
         } else {
-            debug_assert!(idle_tick(&*self.coordinator, now, Coordinator::tick));
+            let ghost = &self.ghost;
+            debug_assert!(idle_tick(&*self.coordinator, now, |c, now, out| c
+                .tick(now, ghost, out)));
         }
         for i in 0..self.workers.len() {
             if self.workers[i].tick_due(now) {
@@ -1335,7 +1343,11 @@ impl World {
         for l in self.coordinator.locks.values() {
             live.extend(l.holder.iter().map(|h| (h.worker.as_str(), h.req)));
             live.extend(l.queue.iter().map(|q| (q.worker.as_str(), q.req)));
-            live.extend(l.pending.iter().map(|p| (p.worker.as_str(), p.req)));
+            live.extend(
+                l.pending
+                    .iter()
+                    .filter_map(|p| Some((p.worker.as_deref()?, p.req))),
+            );
         }
         live.sort_unstable();
         live.dedup();
@@ -1451,10 +1463,11 @@ fn hash_coordinator(c: &Coordinator, ranks: &Ranks, h: &mut impl Hasher) {
         persist,
         replica,
         replicas,
+        async_replication,
         locks,
         backup,
     } = c;
-    (clock, persist, replica, replicas, backup).hash(h);
+    (clock, persist, replica, replicas, async_replication, backup).hash(h);
     locks.len().hash(h);
     for (key, l) in locks {
         let LockState {
@@ -1467,9 +1480,11 @@ fn hash_coordinator(c: &Coordinator, ranks: &Ranks, h: &mut impl Hasher) {
             fenced,
             lock_delay,
             delayed_until_local,
+            takeover,
+            bump_on_expiry,
         } = l;
         (key, name, ttl, issuer, fenced).hash(h);
-        (lock_delay, delayed_until_local).hash(h);
+        (lock_delay, delayed_until_local, takeover, bump_on_expiry).hash(h);
         match holder {
             None => 0u8.hash(h),
             Some(super::coordinator::Holder {
@@ -1499,7 +1514,8 @@ fn hash_coordinator(c: &Coordinator, ranks: &Ranks, h: &mut impl Hasher) {
                 retry_at_local,
             }) => {
                 1u8.hash(h);
-                (worker, ranks.of(worker, *req), token, generation, awaiting).hash(h);
+                let req = worker.as_deref().map(|w| ranks.of(w, *req));
+                (worker, req, token, generation, awaiting).hash(h);
                 retry_at_local.hash(h);
             }
         }
@@ -1508,7 +1524,11 @@ fn hash_coordinator(c: &Coordinator, ranks: &Ranks, h: &mut impl Hasher) {
 
 /// Whether a tick the world skipped (`tick_due` false) would indeed have changed nothing and
 /// said nothing: checked in debug builds, so every test run holds `tick_due` to `tick`.
-fn idle_tick<T: Clone + PartialEq>(node: &T, now: Tick, tick: fn(&mut T, Tick, &mut Out)) -> bool {
+fn idle_tick<T: Clone + PartialEq>(
+    node: &T,
+    now: Tick,
+    tick: impl Fn(&mut T, Tick, &mut Out),
+) -> bool {
     let mut copy = node.clone();
     let mut out = Out::default();
     tick(&mut copy, now, &mut out);

@@ -112,6 +112,17 @@ pub fn world_sections(w: &World, start: &World) -> Vec<Section> {
                 format!("granted to nobody until its clock {until}"),
             ));
         }
+        let on = |yes: bool, what: &str| yes.then(|| what.to_string());
+        let rules: Vec<String> = [
+            on(l.takeover, "a new acquire takes over"),
+            on(l.bump_on_expiry, "an expiry bumps the token"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if !rules.is_empty() {
+            rows.push(row(format!("{name}: rules"), rules.join("; ")));
+        }
         if !l.queue.is_empty() {
             let waiting: Vec<&str> = l.queue.iter().map(|q| q.worker.as_str()).collect();
             rows.push(row(format!("{name}: waiting"), waiting.join(", ")));
@@ -122,7 +133,7 @@ pub fn world_sections(w: &World, start: &World) -> Vec<Section> {
                 format!(
                     "token {} for {}, awaiting {}",
                     p.token.short(),
-                    p.worker,
+                    p.worker.as_deref().unwrap_or("nobody (a bump)"),
                     p.awaiting.join(", ")
                 ),
             ));

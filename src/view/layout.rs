@@ -577,6 +577,8 @@ fn place(
         RenewalFailed { .. } | ClockJumped { .. } => own(room.label_w),
         LeaseGranted { .. }
         | LeaseExpired { .. }
+        | LeaseTakenOver { .. }
+        | TokenBumped { .. }
         | FenceStarted { .. }
         | FenceRetried { .. }
         | ReplyIgnored { .. } => own(room.label_w),
@@ -1930,10 +1932,12 @@ impl<'a> Painter<'a> {
                     self.holders.insert(lock.to_string(), (h, o));
                 }
             }
-            LeaseExpired { lock, .. } | LeaseReleased { lock } => self.end_holder(lock, x, s),
-            CoordinatorRestarted { persisted: false } | CoordinatorRestored => {
-                self.end_all_holders(x, s)
+            LeaseExpired { lock, .. } | LeaseReleased { lock } | LeaseTakenOver { lock, .. } => {
+                self.end_holder(lock, x, s)
             }
+            CoordinatorRestarted { persisted: false }
+            | CoordinatorRestored
+            | FailedOver { behind: true, .. } => self.end_all_holders(x, s),
             LeaseAcquired { lock, .. } => {
                 if let Some(l) = actor {
                     self.end_belief(l, x, s);
@@ -2054,12 +2058,25 @@ fn mark_of(e: &Event) -> Option<(&'static str, String, &'static str)> {
             "m-grant",
         ),
         LeaseExpired { holder, .. } => ("◷", format!("expire {holder}"), "m-expire"),
+        LeaseTakenOver { holder, .. } => ("⇥", format!("end {holder}'s"), "m-expire"),
+        TokenBumped { .. } => (
+            "◇",
+            format!("bump {}", tok.as_deref().unwrap_or("")),
+            "m-grant",
+        ),
         LeaseReleased { .. } => ("⇡", none(), "m-minor"),
         CoordinatorRestarted { persisted: true } => ("↻", "restart".into(), "m-node"),
         CoordinatorRestarted { persisted: false } => ("↻", "restart, state lost".into(), "m-node"),
         CoordinatorRestored => ("↺", "restored".into(), "m-node"),
         CoordinatorBackedUp | ResourceBackedUp { .. } => ("▤", "backup".into(), "m-minor"),
-        FailedOver { replica } => ("⇄", format!("fail-over → {}", replica + 1), "m-node"),
+        FailedOver { replica, behind } => {
+            let behind = if *behind { ", behind" } else { "" };
+            (
+                "⇄",
+                format!("fail-over → {}{behind}", replica + 1),
+                "m-node",
+            )
+        }
         FenceRetried { .. } => ("▣", "fence again".into(), "m-warn"),
         ReplyIgnored { kind, .. } => ("∅", format!("ignored {}", kind.word()), "m-minor"),
         FenceStarted { .. } => ("▣", "fence first".into(), "m-minor"),
