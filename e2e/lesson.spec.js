@@ -169,6 +169,27 @@ for (const [width, height] of [[360, 740], [1280, 800]]) {
   });
 }
 
+// A question longer than four lines of a laptop's picker (coordinator-restore's, seven) is
+// cut to four there too, so the timeline starts higher; "Read it all" shows it whole.
+test('at 1280×800 a seven-line question is cut to four, and shown whole on demand', async ({ page, pageErrors }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/?preset=coordinator-restore');
+  const summary = page.locator('.picker .summary');
+  const lines = async () => page.evaluate(() => {
+    const p = document.querySelector('.picker .summary');
+    return Math.round(p.getBoundingClientRect().height / parseFloat(getComputedStyle(p).lineHeight));
+  });
+  await expect(summary).toContainText('coordinator');
+  expect(await lines()).toBe(4);
+  await button(page, 'Read it all').click();
+  await expect(button(page, 'Less')).toHaveAttribute('aria-expanded', 'true');
+  expect(await lines()).toBeGreaterThan(5);
+  const timeline = await page.locator('.timeline').first().boundingBox();
+  await button(page, 'Less').click();
+  expect((await page.locator('.timeline').first().boundingBox()).y).toBeLessThan(timeline.y - 40);
+  expect(pageErrors).toEqual([]);
+});
+
 test('keyboard only: pick a policy, step to the verdict, and back to the start', async ({ page, pageErrors }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/');

@@ -25,9 +25,12 @@ const BUDGET_KB = 200;
 // carry it, the compare view for two branches), the phone's compact timeline (+0.6 KB), its
 // first screen (+0.6 KB), the work budget (+0.2 KB) and arrows kept off the diagram's text
 // (+1.4 KB): 409.1 KB; then the run's history shared between frames (issue 33's linear
-// memory: SharedVec, SharedMap, +5.6 KB): 414.7 KB on 2026-12-07. Issue 35's split is to
-// load most of it on demand.
-const CEILING_KB = 416;
+// memory: SharedVec, SharedMap, +5.6 KB): 414.7 KB on 2026-12-07. Then two real systems of
+// issue 32 (kafka-producer-epoch and redis-incr-token: their files +3.4 KB, the takeover,
+// epoch bump and async replica +5.3 KB) and verdicts kept clear of arrows: 423.8 KB, the
+// same evening. Issue 35's split is to load most of it on demand: the presets' files alone
+// are 28 KB of it, and only the one on screen is needed.
+const CEILING_KB = 425;
 
 function walk(dir) {
   const out = [];

@@ -52,9 +52,11 @@ pub fn Picker() -> Html {
         })
     };
 
-    // On a phone a long question is cut to four lines (style.css), so the bar and the
-    // timeline are on the first screen; this button shows it whole.
+    // A long question is cut to four lines (style.css), so the bar and the timeline are on
+    // the first screen; this button shows it whole. A desktop's four lines hold more: the
+    // button is shown there only for a question longer than they hold ("long").
     let whole = use_state_eq(|| false);
+    let long = current.summary.len() > 440;
     let on_whole = {
         let whole = whole.clone();
         Callback::from(move |_: MouseEvent| whole.set(!*whole))
@@ -87,9 +89,9 @@ pub fn Picker() -> Html {
                 <p id="policy-note" class="note">{policy_note}</p>
             </div>
             <p id="scenario-summary" class={classes!("summary", (!*whole).then_some("clamped"))}>{current.summary.clone()}</p>
-            // Four lines at a phone's width hold about 160 characters.
+            // Four lines at a phone's width hold about 160 characters; on a desktop, about 440.
             if current.summary.len() > 160 {
-                <button type="button" class="small more" aria-controls="scenario-summary"
+                <button type="button" class={classes!("small", "more", long.then_some("long"))} aria-controls="scenario-summary"
                     aria-expanded={whole.to_string()} onclick={on_whole}>
                     {if *whole { "Less" } else { "Read it all" }}
                 </button>
