@@ -125,6 +125,8 @@ pub enum BarKind {
     Crashed,
     /// Cut off from the coordinator.
     CutOff,
+    /// On the coordinator's lane: a lock-delay under way, the lock granted to nobody.
+    LockDelay,
 }
 
 impl BarKind {
@@ -135,6 +137,7 @@ impl BarKind {
             BarKind::Paused => "band-paused",
             BarKind::Crashed => "band-crashed",
             BarKind::CutOff => "band-cutoff",
+            BarKind::LockDelay => "band-lockdelay",
         }
     }
 }
@@ -1462,6 +1465,8 @@ struct Painter<'a> {
     beliefs: VecMap<usize, Open>,
     status: VecMap<usize, (BarKind, Open)>,
     cutoff: VecMap<usize, Open>,
+    /// lock → its lock-delay band on the coordinator's lane
+    delays: VecMap<String, Open>,
     msgs: VecMap<u32, MsgStart>,
     /// Each resource's highest token as the events tell it, for verdicts that do not carry it.
     highest_now: VecMap<String, String>,
@@ -1478,6 +1483,7 @@ impl<'a> Painter<'a> {
             beliefs: VecMap::default(),
             status: VecMap::default(),
             cutoff: VecMap::default(),
+            delays: VecMap::default(),
             msgs: VecMap::default(),
             highest_now: VecMap::default(),
         }
@@ -1493,6 +1499,8 @@ impl<'a> Painter<'a> {
         let (y, h) = match kind {
             BarKind::Holder => (holder_y(l), BAR_H),
             BarKind::Belief => (belief_y(l), BAR_H),
+            // Above the coordinator's marks, whose labels are under them.
+            BarKind::LockDelay => (l.axis - 10 - BAR_H, BAR_H),
             _ => (l.axis - 11, 22),
         };
         let cursor = self.cursor;
@@ -1517,6 +1525,14 @@ impl<'a> Painter<'a> {
     /// (where the world before the window says what was already going on).
     fn reconcile(&mut self, w: &World, xe: i32, s: usize) {
         for (name, l) in &w.coordinator().locks {
+            match (
+                l.delayed_until_local.is_some(),
+                self.delays.contains_key(name.as_str()),
+            ) {
+                (true, false) => self.start_delay(name, xe, s),
+                (false, true) => self.end_delay(name, xe, s),
+                _ => {}
+            }
             let truth = l
                 .holder
                 .as_ref()
@@ -1594,6 +1610,28 @@ impl<'a> Painter<'a> {
     fn end_holder(&mut self, lock: &str, x: i32, s: usize) {
         if let Some((l, o)) = self.holders.remove(lock) {
             self.close(l, BarKind::Holder, o, x, s);
+        }
+    }
+
+    /// A lock-delay begins: a band on the coordinator's lane until the lock is granted again.
+    fn start_delay(&mut self, lock: &str, x: i32, s: usize) {
+        if self.lane_of("coordinator").is_none() || self.delays.contains_key(lock) {
+            return;
+        }
+        let o = Open {
+            x0: x,
+            lock: lock.to_string(),
+            label: "lock-delay: no grant".into(),
+            title: format!("lock-delay: its holder was lost, so the coordinator grants {lock} to nobody until the delay ends, for whatever the lost holder sent to land first"),
+            step: s,
+            key: String::new(),
+        };
+        self.delays.insert(lock.to_string(), o);
+    }
+
+    fn end_delay(&mut self, lock: &str, x: i32, s: usize) {
+        if let (Some(o), Some(lane)) = (self.delays.remove(lock), self.lane_of("coordinator")) {
+            self.close(lane, BarKind::LockDelay, o, x, s);
         }
     }
 
@@ -1927,14 +1965,22 @@ impl<'a> Painter<'a> {
                     _ => None,
                 });
                 self.end_holder(lock, x, s);
+                self.end_delay(lock, x, s);
                 if let Some(h) = holder.as_deref().and_then(|h| self.lane_of(h)) {
                     let o = holder_open(x, lock, &self.lanes[h].name, tok.as_deref(), s);
                     self.holders.insert(lock.to_string(), (h, o));
                 }
             }
-            LeaseExpired { lock, .. } | LeaseReleased { lock } | LeaseTakenOver { lock, .. } => {
-                self.end_holder(lock, x, s)
+            LeaseExpired { lock, .. } => {
+                self.end_holder(lock, x, s);
+                let delayed = self.world.coordinator().locks.get(lock.as_str());
+                if delayed.is_some_and(|l| l.lock_delay > 0) {
+                    self.start_delay(lock, x, s);
+                }
             }
+            LeaseReleased { lock } | LeaseTakenOver { lock, .. } => self.end_holder(lock, x, s),
+            // A lock-delay that ends with someone waiting ends with them told to ask again.
+            WaitersNotified { lock, .. } => self.end_delay(lock, x, s),
             CoordinatorRestarted { persisted: false }
             | CoordinatorRestored
             | FailedOver { behind: true, .. } => self.end_all_holders(x, s),
@@ -2009,6 +2055,11 @@ impl<'a> Painter<'a> {
         }
         for (l, o) in std::mem::take(&mut self.cutoff) {
             self.close(l, BarKind::CutOff, o, now_x, open);
+        }
+        if let Some(lane) = self.lane_of("coordinator") {
+            for (_, o) in std::mem::take(&mut self.delays) {
+                self.close(lane, BarKind::LockDelay, o, now_x, open);
+            }
         }
         for env in &self.world.network().in_flight {
             let Some(m) = self.msgs.remove(&env.id) else {
@@ -2591,6 +2642,8 @@ fn bar_forms(b: &Bar) -> Vec<String> {
             v.push(b.label.split(' ').next().unwrap_or("").to_string())
         }
         BarKind::CutOff => {}
+        // "lock-delay", then nothing.
+        BarKind::LockDelay => v.push(b.label.trim_end_matches(": no grant").to_string()),
     }
     v.retain(|s| !s.is_empty());
     v
@@ -3486,6 +3539,46 @@ mod tests {
 
     fn paused_writer() -> Scenario {
         presets::get("paused-writer").unwrap()
+    }
+
+    /// Issue 32: Chubby's lock-delay was only a queued request; the coordinator's lane now
+    /// shows the stretch it grants the lock to nobody. It covers the lost holder's late write
+    /// when the delay is long enough, ends before it when it is too short, and is not drawn
+    /// without a delay.
+    #[test]
+    fn a_lock_delay_is_a_band_on_the_coordinators_lane() {
+        let variant = |name: &str| {
+            let s = presets::get("chubby-lock-delay").unwrap();
+            s.variants.iter().position(|v| v.name == name).unwrap()
+        };
+        let drawn = |name: &str| {
+            let tl = layout(&run_to_end("chubby-lock-delay", variant(name)));
+            let late = tl
+                .verdicts
+                .iter()
+                .find(|v| v.request == "A-late")
+                .unwrap()
+                .x;
+            let bands: Vec<(i32, i32, usize)> = tl
+                .bars
+                .iter()
+                .filter(|b| b.kind == BarKind::LockDelay)
+                .map(|b| (b.x0, b.x1, b.lane))
+                .collect();
+            (late, bands)
+        };
+        let (late, bands) = drawn("delay-covers");
+        assert_eq!(bands.len(), 1, "{bands:?}");
+        let (x0, x1, lane) = bands[0];
+        assert_eq!(lane, 0, "on the coordinator's lane");
+        assert!(
+            x0 < late && late < x1,
+            "the delay covers A's late write: {bands:?}, {late}"
+        );
+        let (late, bands) = drawn("delay-too-short");
+        assert_eq!(bands.len(), 1, "{bands:?}");
+        assert!(bands[0].1 < late, "the delay ends first: {bands:?}, {late}");
+        assert_eq!(drawn("no-delay").1, []);
     }
 
     #[test]
