@@ -1299,3 +1299,36 @@ fn a_file_with_branches_runs_its_open_branch_and_refuses_a_bad_one() {
         assert!(o.stderr.contains(says), "{field}: {}", o.stderr);
     }
 }
+
+/// Issue 32: a refused conditional write said only "precondition_failed (highest none)".
+/// The log names the version the write named and the object's, as the store compared them;
+/// the JSON report has them on the verdict, and the object's version on the resource.
+#[test]
+fn a_refused_conditional_write_shows_both_versions() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/s3-conditional-write.json"
+    );
+    let text = ok(&["run", file]);
+    assert!(
+        text.contains("report rejects: precondition_failed (the write names version 1, the object is at version 2)"),
+        "{text}"
+    );
+    let report = json_of(&["run", file, "--format", "json"]);
+    let refused = &request(&report, "A-stale")["verdicts"][0];
+    assert_eq!(
+        refused["versions"],
+        json!({ "named": 1, "found": 2 }),
+        "{refused}"
+    );
+    let resource = report["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "report")
+        .unwrap();
+    assert_eq!(resource["version"], json!(2));
+    // No version where no write is conditional.
+    let plain = paused_writer();
+    assert!(plain["resources"][0].get("version").is_none(), "{plain}");
+}

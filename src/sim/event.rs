@@ -26,6 +26,14 @@ pub struct Event {
     pub message: Option<u32>,
 }
 
+/// A conditional write's precondition as the store compared it (S3's If-Match, GCS's
+/// ifGenerationMatch): the version the write named, and the one the object was at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Versions {
+    pub named: u64,
+    pub found: u64,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum EventKind {
@@ -183,6 +191,9 @@ pub enum EventKind {
         highest: Option<Token>,
         #[serde(default)]
         value: String,
+        /// A conditional write refused: the version it named and the object's, as compared.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        versions: Option<Versions>,
     },
     WriteReplayed {
         resource: Name,
@@ -357,6 +368,17 @@ impl fmt::Display for EventKind {
                     write!(f, "accepts; value “{value}”, highest {}", tok(highest))
                 }
             }
+            WriteRejected {
+                reason,
+                versions: Some(v),
+                ..
+            } => write!(
+                f,
+                "rejects: {} (the write names version {}, the object is at version {})",
+                reason.as_str(),
+                v.named,
+                v.found
+            ),
             WriteRejected {
                 reason, highest, ..
             } => {

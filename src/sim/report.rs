@@ -1,7 +1,7 @@
 //! The outcome of a run as data: every request's fate, violations, metrics, final state.
 //! This is the CLI's JSON output and what tests assert on.
 
-use super::event::{EventKind, Metrics};
+use super::event::{EventKind, Metrics, Versions};
 use super::invariant::{Violation, ViolationKind};
 use super::request::{Fate, Reason};
 use super::run::Run;
@@ -37,6 +37,9 @@ pub struct VerdictReport {
     pub outcome: Fate,
     pub reason: Option<Reason>,
     pub at: u64,
+    /// A conditional write refused: the version it named and the object's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub versions: Option<Versions>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -46,6 +49,9 @@ pub struct ResourceReport {
     pub policy: String,
     pub highest: Option<serde_json::Value>,
     pub value: String,
+    /// The object's version, where writes are conditional (S3's ETag, GCS's generation).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -103,15 +109,18 @@ impl Report {
                     let Some(r) = requests.iter_mut().find(|r| &r.id == id) else {
                         continue;
                     };
-                    let (resource, outcome, reason) = match &e.kind {
+                    let (resource, outcome, reason, versions) = match &e.kind {
                         EventKind::WriteAccepted { resource, .. } => {
-                            (resource, Fate::Accepted, None)
+                            (resource, Fate::Accepted, None, None)
                         }
                         EventKind::WriteRejected {
-                            resource, reason, ..
-                        } => (resource, Fate::Rejected, Some(*reason)),
+                            resource,
+                            reason,
+                            versions,
+                            ..
+                        } => (resource, Fate::Rejected, Some(*reason), *versions),
                         EventKind::WriteReplayed { resource, .. } => {
-                            (resource, Fate::Replayed, None)
+                            (resource, Fate::Replayed, None, None)
                         }
                         _ => unreachable!("matched above"),
                     };
@@ -120,6 +129,7 @@ impl Report {
                         outcome,
                         reason,
                         at: e.tick,
+                        versions,
                     });
                     if r.decided_at.is_some() {
                         if let EventKind::WriteAccepted { resource, .. }
@@ -165,6 +175,7 @@ impl Report {
                 },
                 highest: r.data.highest.as_ref().map(token_json),
                 value: r.data.value.clone(),
+                version: r.versioned.then_some(r.data.version),
             })
             .collect();
         Report {

@@ -7,11 +7,11 @@
 use super::action::{Action, MsgSel};
 use super::coordinator::{Coordinator, LockState};
 use super::effect::{Effect, Note, Out};
-use super::event::{Event, EventKind, Metrics};
+use super::event::{Event, EventKind, Metrics, Versions};
 use super::invariant::{self, Ghost, Judged, Seen};
 use super::message::{Envelope, Message, Network, Node};
 use super::name::Name;
-use super::request::{Outcome, Request};
+use super::request::{Outcome, Reason, Request};
 use super::resource::{Compared, Policy, Resource, ResourceKind, Verdict};
 use super::rng::Rng;
 use super::scenario::Scenario;
@@ -1034,6 +1034,13 @@ impl World {
                 reason: *reason,
                 highest: r.data.highest.clone(),
                 value: r.data.value.clone(),
+                versions: req
+                    .if_version
+                    .filter(|_| *reason == Reason::PreconditionFailed)
+                    .map(|named| Versions {
+                        named,
+                        found: r.data.version,
+                    }),
             },
             Verdict::Replayed(o) => EventKind::WriteReplayed {
                 resource: resource.clone(),

@@ -283,12 +283,19 @@ fn decision(e: &Event, before: &World, after: &World, variant: Option<&str>) -> 
             format!("{under}, {name} accepted {what} {why}{done}")
         }
         EventKind::WriteRejected {
-            reason, highest, ..
+            reason,
+            highest,
+            versions,
+            ..
         } => {
-            format!(
-                "{under}, {name} rejected {what} as {}",
-                reject_reason(*reason, res, e.token.as_ref(), highest.as_ref())
-            )
+            let why = match versions {
+                Some(v) => format!(
+                    "a failed precondition: the write names version {} of the object, which is at version {}: someone wrote since it was read",
+                    v.named, v.found
+                ),
+                None => reject_reason(*reason, res, e.token.as_ref(), highest.as_ref()),
+            };
+            format!("{under}, {name} rejected {what} as {why}")
         }
         EventKind::WriteReplayed { recorded, .. } => format!(
             "{name} has already done operation {} and replays its recorded result ({recorded}) to {} instead of doing it again",
@@ -405,10 +412,9 @@ fn reject_reason(
         (Reason::Business, _, _) => {
             "against a business rule: the operation itself is refused (this is not a fencing decision)".into()
         }
-        (Reason::PreconditionFailed, _, _) => format!(
-            "a failed precondition: the write names a version of the object that is no longer current (it is at version {}): someone wrote since it was read",
-            res.data.version
-        ),
+        (Reason::PreconditionFailed, _, _) => {
+            "a failed precondition: the write names a version of the object that is no longer current: someone wrote since it was read".into()
+        }
         (Reason::NotRegistered, Some(t), Some(h)) => format!(
             "not the registered token: {t} is not {h}, the token the latest grant registered here (it can only compare for equality, not say which is newer)"
         ),
