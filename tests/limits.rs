@@ -57,8 +57,8 @@ fn a_step_that_would_record_too_many_events_is_refused_and_the_run_kept() {
 
 #[test]
 fn a_run_that_would_hold_too_many_events_is_refused_at_the_step_that_passes_it() {
-    // One renewer, steps of 20,000 ticks: each well within a step's budget, together past a run's.
-    let s = renewers(1, 40, 20_000);
+    // One renewer, steps of 5,000 ticks: each well within a step's budget, together past a run's.
+    let s = renewers(1, 160, 5_000);
     let mut run = Run::new(&s, None);
     let e = run.run_script().unwrap_err().to_string();
     assert!(
@@ -80,7 +80,10 @@ fn the_page_refuses_such_a_run_by_import_and_by_link_and_keeps_what_it_had() {
     );
     a.apply(Msg::ToEnd);
     let e = a.error.clone().expect("refused in words");
-    assert!(e.contains("more than 100000 events"), "{e}");
+    assert!(
+        e.contains(&format!("more than {MAX_STEP_EVENTS} events")),
+        "{e}"
+    );
     assert_eq!(
         a.run.cursor(),
         1,
@@ -103,21 +106,28 @@ fn the_page_refuses_such_a_run_by_import_and_by_link_and_keeps_what_it_had() {
     let shown = b.run.clone();
     b.apply(Msg::OpenLink(long.encode()));
     let e = b.error.clone().expect("refused in words");
-    assert!(e.contains("more than 100000 events"), "{e}");
+    assert!(
+        e.contains(&format!("more than {MAX_STEP_EVENTS} events")),
+        "{e}"
+    );
     assert_eq!(b.run, shown);
     // Acting past the budget in the sandbox is refused the same way.
     b.apply(Msg::OpenLink(link.encode()));
     assert_eq!(b.error, None);
     b.apply(Msg::Act(Action::Advance { ticks: 30_000 }));
-    assert!(b.error.clone().unwrap().contains("more than 100000 events"));
+    assert!(b
+        .error
+        .clone()
+        .unwrap()
+        .contains(&format!("more than {MAX_STEP_EVENTS} events")));
     assert_eq!(b.run.cursor(), 1);
 }
 
 #[test]
 fn the_branches_not_shown_are_let_go_past_their_events_budget() {
     use fencing_lab::view::branches::{Branches, MAX_KEPT_EVENTS};
-    // One renewer: about 60,000 events in a step of 20,000 ticks.
-    let s = renewers(1, 3, 20_000);
+    // One renewer: about 60,000 events in four steps of 5,000 ticks.
+    let s = renewers(1, 12, 5_000);
     let mut run = Run::new(&s, None);
     run.run_script().unwrap();
     let mut b = Branches::default();
@@ -126,8 +136,8 @@ fn the_branches_not_shown_are_let_go_past_their_events_budget() {
         let left = run.clone();
         run.seek(1);
         run.act(Action::Advance { ticks: k + 1 }).unwrap();
-        for _ in 0..3 {
-            run.act(Action::Advance { ticks: 20_000 }).unwrap();
+        for _ in 0..12 {
+            run.act(Action::Advance { ticks: 5_000 }).unwrap();
         }
         dropped.extend(b.fork(left).dropped);
         let kept: usize = b

@@ -346,52 +346,9 @@ impl Run {
         script_steps: usize,
         actions: &[Action],
     ) -> Result<Run, Box<Refused>> {
-        let mut run = Run::new(base, variant);
-        let ticks = Action::ticks_asked(
-            base.script[..script_steps.min(base.script.len())]
-                .iter()
-                .flat_map(|st| st.actions.iter())
-                .chain(actions),
-        );
-        if ticks > MAX_RUN_TICKS {
-            return Err(Box::new(Refused {
-                run,
-                what: Replayed::TooLong { ticks },
-            }));
-        }
-        for i in 0..script_steps {
-            match run.step_forward() {
-                Ok(true) => {}
-                Ok(false) => {
-                    return Err(Box::new(Refused {
-                        run,
-                        what: Replayed::ScriptEnded {
-                            wanted: script_steps,
-                            has: i,
-                        },
-                    }))
-                }
-                Err(error) => {
-                    return Err(Box::new(Refused {
-                        run,
-                        what: Replayed::Script { index: i, error },
-                    }))
-                }
-            }
-        }
-        for (index, a) in actions.iter().enumerate() {
-            if let Err(error) = run.act(a.clone()) {
-                return Err(Box::new(Refused {
-                    run,
-                    what: Replayed::Action {
-                        index,
-                        action: a.clone(),
-                        error,
-                    },
-                }));
-            }
-        }
-        Ok(run)
+        let mut r = Replay::new(base, variant, script_steps, actions)?;
+        r.work(usize::MAX)?;
+        Ok(r.run)
     }
 
     /// A user action at the current step. Returns true when it forked the run (steps ahead discarded).
@@ -433,6 +390,128 @@ impl Run {
         }));
         self.cursor += 1;
         Ok(forked)
+    }
+}
+
+/// A replay done a slice at a time (`work`), so that a caller can let other things happen
+/// between slices: the same steps `Run::replay` takes, in the same order, to the same run.
+/// The budget is counted in work (a step, and each event it records), never in time.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    run: Run,
+    /// Script steps still to take; `up_to`: stop quietly if the script ends first.
+    script: usize,
+    up_to: bool,
+    wanted: usize,
+    actions: Rc<[Action]>,
+    next: usize,
+    total: usize,
+}
+
+impl Replay {
+    /// What `Run::replay` does, to be done in slices (a run asking too much is refused here).
+    pub fn new(
+        base: &Scenario,
+        variant: Option<&Variant>,
+        script_steps: usize,
+        actions: &[Action],
+    ) -> Result<Replay, Box<Refused>> {
+        let run = Run::new(base, variant);
+        let ticks = Action::ticks_asked(
+            base.script[..script_steps.min(base.script.len())]
+                .iter()
+                .flat_map(|st| st.actions.iter())
+                .chain(actions),
+        );
+        if ticks > MAX_RUN_TICKS {
+            return Err(Box::new(Refused {
+                run,
+                what: Replayed::TooLong { ticks },
+            }));
+        }
+        Ok(Replay {
+            run,
+            script: script_steps,
+            up_to: false,
+            wanted: script_steps,
+            actions: actions.into(),
+            next: 0,
+            total: script_steps.saturating_add(actions.len()),
+        })
+    }
+
+    /// The script played on from `run`'s last step, `steps` steps at most (fewer if the
+    /// script ends, or the user has taken over): `usize::MAX` runs it to its end.
+    pub fn script_on(mut run: Run, steps: usize) -> Replay {
+        run.seek(run.len());
+        let left = run
+            .next_script_step()
+            .map_or(0, |i| run.scenario.script.len() - i);
+        Replay {
+            run,
+            script: steps.min(left),
+            up_to: true,
+            wanted: 0,
+            actions: Rc::new([]),
+            next: 0,
+            total: steps.min(left),
+        }
+    }
+
+    /// Replay until `budget` is spent (one for each step, and one for each event it records)
+    /// or the replay is done: `Ok(true)` when done. A refusal stops it, with the run as far
+    /// as it got.
+    pub fn work(&mut self, budget: usize) -> Result<bool, Box<Refused>> {
+        let mut spent = 0usize;
+        while spent < budget {
+            let before = self.run.event_count();
+            if self.script > 0 {
+                let index = self.run.next_script_step().unwrap_or(0);
+                match self.run.step_forward() {
+                    Ok(true) => self.script -= 1,
+                    Ok(false) if self.up_to => self.script = 0,
+                    Ok(false) => {
+                        return Err(self.refused(Replayed::ScriptEnded {
+                            wanted: self.wanted,
+                            has: self.wanted - self.script,
+                        }))
+                    }
+                    Err(error) => return Err(self.refused(Replayed::Script { index, error })),
+                }
+            } else if let Some(a) = self.actions.get(self.next) {
+                if let Err(error) = self.run.act(a.clone()) {
+                    let (index, action) = (self.next, a.clone());
+                    return Err(self.refused(Replayed::Action {
+                        index,
+                        action,
+                        error,
+                    }));
+                }
+                self.next += 1;
+            } else {
+                return Ok(true);
+            }
+            spent = spent.saturating_add(1 + self.run.event_count() - before);
+        }
+        Ok(self.script == 0 && self.next == self.actions.len())
+    }
+
+    fn refused(&self, what: Replayed) -> Box<Refused> {
+        Box::new(Refused {
+            run: self.run.clone(),
+            what,
+        })
+    }
+
+    /// Steps done and steps in all.
+    pub fn progress(&self) -> (usize, usize) {
+        let left = self.script + self.actions.len() - self.next;
+        (self.total.saturating_sub(left), self.total)
+    }
+
+    /// The run replayed (in full once `work` has said it is done).
+    pub fn finish(self) -> Run {
+        self.run
     }
 }
 
