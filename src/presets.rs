@@ -98,6 +98,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!(concat!(env!("OUT_DIR"), "/presets/unfenceable-email.json")),
     ),
     (
+        "outbox",
+        include_str!(concat!(env!("OUT_DIR"), "/presets/outbox.json")),
+    ),
+    (
         "idempotency-key-api",
         include_str!(concat!(
             env!("OUT_DIR"),

@@ -248,6 +248,28 @@ const VERDICTS: &[(&str, &str, bool, &[&str])] = &[
         true,
         &["superseded_write"],
     ),
+    // The outbox fences the row, at highest-seen with its usual weak boundary: A's row
+    // reaching it before B's commits, and the relay sends both, in either order. A restart of
+    // the relay between sending and its answer sends a row again, which only the message id
+    // keeps from being a second email.
+    (
+        "outbox",
+        "outbox",
+        true,
+        &["stale_overwrite", "superseded_write"],
+    ),
+    (
+        "outbox",
+        "unfenced",
+        true,
+        &["stale_overwrite", "superseded_write"],
+    ),
+    (
+        "outbox",
+        "no-message-id",
+        true,
+        &["stale_overwrite", "superseded_write", "double_execution"],
+    ),
     ("idempotency-key-api", "idempotency-key", true, &[]),
     ("idempotency-key-api", "no-key", true, &["double_execution"]),
     // Keyed by delivery order (tests/state_key.rs), the thumbnail's space is 630 k states:
@@ -410,6 +432,7 @@ pinned!(resource_restore, "resource-restore");
 pinned!(cross_object_token, "cross-object-token");
 pinned!(multi_object, "multi-object");
 pinned!(unfenceable_email, "unfenceable-email");
+pinned!(outbox, "outbox");
 pinned!(idempotency_key_api, "idempotency-key-api");
 pinned!(immutable_thumbnail, "immutable-thumbnail");
 pinned!(lease_duration_tradeoff, "lease-duration-tradeoff");

@@ -676,3 +676,62 @@ fn an_async_failover_keeps_only_what_the_replica_caught_up_to() {
     assert_eq!(next_after(false), (true, 41));
     assert_eq!(next_after(true), (true, 42));
 }
+
+/// The outbox: the customer gets only what a row that passed the outbox's fence says. Under
+/// the fence A's stale row is refused and never sent; without it the relay sends it like any
+/// other and it lands after B's. The relay marks a row sent only when its answer comes back,
+/// so a restart in between sends the row again: at-least-once, and the message id dedupes.
+#[test]
+fn the_outbox_fences_the_row_so_the_relay_never_sends_a_stale_email() {
+    let s = presets::get("outbox").unwrap();
+    let run = |variant: &str| {
+        let mut run = Run::new(&s, s.variant(variant));
+        run.run_script().unwrap();
+        run
+    };
+    let emails = |run: &Run| {
+        let inbox = run.world().resource("inbox").unwrap();
+        inbox.data.items.iter().cloned().collect::<Vec<_>>()
+    };
+    let shipped = "Your order 1001 has shipped";
+    let delayed = "Your order 1001 is delayed";
+
+    let fenced = run("outbox");
+    assert_eq!(fate_of(&fenced, "A-row").1, Some(Reason::Stale));
+    assert!(Report::of(&fenced).request("A-row:inbox").is_none());
+    assert_eq!(emails(&fenced), [shipped]);
+    assert!(fenced.world().ghost().violations.is_empty());
+    // Every row was answered and marked: nothing is left to send.
+    assert!(fenced
+        .world()
+        .resource("outbox")
+        .unwrap()
+        .data
+        .unsent
+        .is_empty());
+
+    let unfenced = run("unfenced");
+    assert_eq!(fate_of(&unfenced, "A-row:inbox").0, Fate::Accepted);
+    assert_eq!(emails(&unfenced), [shipped, delayed]);
+
+    // No message id: the row the relay sent again is sent twice.
+    let twice = run("no-message-id");
+    assert_eq!(emails(&twice), [shipped, shipped]);
+
+    // Without the restart the relay sends each row once, marked by its answer.
+    let mut calm = s.clone();
+    for step in &mut calm.script {
+        step.actions
+            .retain(|a| !matches!(a, Action::ResourceRestart { .. }));
+    }
+    let mut run = Run::new(&calm, calm.variant("no-message-id"));
+    run.run_script().unwrap();
+    assert_eq!(emails(&run).len(), 1);
+    assert!(run
+        .world()
+        .resource("outbox")
+        .unwrap()
+        .data
+        .unsent
+        .is_empty());
+}

@@ -155,6 +155,11 @@ pub struct ResourceOptions {
     /// resources have no clock of their own in the model, so theirs is taken to be exact.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub key_expiry: Option<Tick>,
+    /// A transactional outbox: every write applied here is also a row that a relay sends on
+    /// to this resource (one that cannot fence, such as an email) and marks sent when it is
+    /// answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relay_to: Option<Name>,
 }
 
 impl Default for ResourceOptions {
@@ -164,6 +169,7 @@ impl Default for ResourceOptions {
             bind_scope: true,
             dedup: false,
             key_expiry: None,
+            relay_to: None,
         }
     }
 }
@@ -193,6 +199,9 @@ pub struct ResourceData {
     /// Recorded results by operation id (dedup and idempotency keys): one per operation,
     /// growing with the run, so shared between snapshots (`SharedMap`).
     pub results: SharedMap<Name, Recorded>,
+    /// An outbox's rows not yet marked sent (`options.relay_to`): durable, as the table is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unsent: Vec<Request>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -289,6 +298,7 @@ impl Resource {
             items: SharedVec::default(),
             version: 1,
             results: SharedMap::default(),
+            unsent: Vec::new(),
         };
         Resource {
             name: name.into(),
@@ -533,7 +543,25 @@ impl Resource {
         if self.versioned {
             self.data.version += 1;
         }
+        // The row commits with the write, so only an accepted intent is ever sent; kept as the
+        // relay's own request to the destination, with the operation id the destination dedupes
+        // on and the token and grant it was written under (the checker judges the email by it).
+        if let Some(to) = &self.options.relay_to {
+            self.data.unsent.push(Request {
+                id: format!("{}:{to}", req.id).into(),
+                from: self.name.clone(),
+                targets: vec![to.clone()],
+                multi: Vec::new(),
+                if_version: None,
+                ..req.clone()
+            });
+        }
         Verdict::Applied { no_op: false }
+    }
+
+    /// An outbox's relay marks a row sent when the destination's answer comes back.
+    pub fn mark_sent(&mut self, request: &str) {
+        self.data.unsent.retain(|r| r.id != request);
     }
 
     /// Register a grant's token without writing a value: a newer one under fence-on-acquire;

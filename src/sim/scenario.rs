@@ -611,6 +611,12 @@ impl Scenario {
             if let Some(l) = r.lock.as_deref().filter(|l| !lock_ok(l)) {
                 return Err(format!("resources[{i}].lock: no lock named “{l}”"));
             }
+            let to = r.options.relay_to.as_deref();
+            if let Some(t) = to.filter(|t| !resource_ok(t) || *t == r.name) {
+                return Err(format!(
+                    "resources[{i}].options.relay_to: no other resource named “{t}”"
+                ));
+            }
         }
         for (path, a) in self.all_actions() {
             if let Some(w) = a.worker().filter(|w| !worker_ok(w)) {

@@ -728,7 +728,12 @@ impl World {
                     resource: resource.clone(),
                     lost_checks,
                 };
-                (resource, kind)
+                self.push(log, resource, Note::new(kind), None);
+                // The relay has lost what it sent and not yet heard answered: every unmarked
+                // row goes again (at-least-once).
+                let rows = self.resources[ri].data.unsent.clone();
+                self.relay(ri, rows, log);
+                return;
             }
             other => unreachable!("not a resource action: {}", other.name()),
         };
@@ -901,6 +906,16 @@ impl World {
                         let v = Rc::make_mut(&mut self.resources[ri]).receive(&req, now);
                         self.settle(ri, &req, v, compared, log);
                     }
+                    // An answer to the outbox's relay marks its row sent (`make_mut` only then).
+                    Message::Reply { request, .. }
+                        if self.resources[ri]
+                            .data
+                            .unsent
+                            .iter()
+                            .any(|r| r.id == request) =>
+                    {
+                        Rc::make_mut(&mut self.resources[ri]).mark_sent(&request);
+                    }
                     Message::Fence { lock, token } => {
                         Rc::make_mut(&mut self.resources[ri]).fence(&token);
                         let note = Note::new(EventKind::FenceRegistered {
@@ -996,11 +1011,29 @@ impl World {
         self.observe(ri, req, &v);
         self.flush_violations(log);
         self.reply(ri, req, v.outcome(), log);
+        if v == (Verdict::Applied { no_op: false }) && self.resources[ri].options.relay_to.is_some()
+        {
+            // An outbox's relay sends a row as soon as it commits.
+            let row = self.resources[ri].data.unsent.last().cloned();
+            self.relay(ri, row.into_iter().collect(), log);
+        }
+    }
+
+    fn relay(&mut self, ri: usize, rows: Vec<Request>, log: &mut Log) {
+        let from = Node::Resource(self.resources[ri].name.clone());
+        for row in rows {
+            let to = Node::Resource(row.targets[0].clone());
+            self.send(from.clone(), to, Message::Write(row), log);
+        }
     }
 
     fn reply(&mut self, ri: usize, req: &Request, outcome: Outcome, log: &mut Log) {
         let from = Node::Resource(self.resources[ri].name.clone());
-        let to = Node::Worker(req.from.clone());
+        // A relayed row's answer goes back to the outbox's relay.
+        let to = match self.ri(&req.from) {
+            Ok(_) => Node::Resource(req.from.clone()),
+            Err(_) => Node::Worker(req.from.clone()),
+        };
         self.send(
             from,
             to,

@@ -248,9 +248,12 @@ pub(crate) fn request_name(worlds: [&World; 2], id: &str) -> String {
             .workers()
             .iter()
             .flat_map(|k| k.prepared.iter().chain(&k.last_sent));
+        // An outbox's rows are the relay's requests until their answers mark them sent.
+        let rows = w.resources().iter().flat_map(|r| &r.data.unsent);
         on_the_way
             .chain(checked)
             .chain(senders)
+            .chain(rows)
             .find(|r| r.id.as_str() == id)
     });
     match found {
