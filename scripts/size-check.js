@@ -28,9 +28,11 @@ const BUDGET_KB = 200;
 // memory: SharedVec, SharedMap, +5.6 KB): 414.7 KB on 2026-12-07. Then two real systems of
 // issue 32 (kafka-producer-epoch and redis-incr-token: their files +3.4 KB, the takeover,
 // epoch bump and async replica +5.3 KB) and verdicts kept clear of arrows: 423.8 KB, the
-// same evening. Issue 35's split is to load most of it on demand: the presets' files alone
-// are 28 KB of it, and only the one on screen is needed.
-const CEILING_KB = 425;
+// same evening; the lock-delay band, both versions of a refused conditional write, the
+// resumable replay (issue 33) and the desktop's cut question: 426.1 KB; the outbox preset
+// and its relay: 429.2 KB. Issue 35's split is to load most of it on demand: the presets'
+// files alone are 29 KB of it, and only the one on screen is needed.
+const CEILING_KB = 430;
 
 function walk(dir) {
   const out = [];
