@@ -1332,3 +1332,46 @@ fn a_refused_conditional_write_shows_both_versions() {
     let plain = paused_writer();
     assert!(plain["resources"][0].get("version").is_none(), "{plain}");
 }
+
+/// Issue 32: a registration of a token lower than the registered one was logged as
+/// "registers the new token before its owner is told; highest 41", whatever happened. After
+/// coordinator-restore's restore, 41 comes after 43: fence-on-acquire keeps 43, equal-token
+/// replaces it, and each says so (neither claims to know which grant is newer).
+#[test]
+fn a_lower_registration_is_logged_as_kept_or_replaced() {
+    let kept = ok(&[
+        "run",
+        "--preset",
+        "coordinator-restore",
+        "--policy",
+        "fence-on-acquire",
+    ]);
+    assert!(
+        kept.contains("report keeps 43: the token it is asked to register is lower, so nothing changes [token 41]"),
+        "{kept}"
+    );
+    let replaced = ok(&[
+        "run",
+        "--preset",
+        "coordinator-restore",
+        "--policy",
+        "equal-token",
+    ]);
+    assert!(
+        replaced.contains("report replaces the registered 43 with a lower token: it keeps the latest registration, whatever its order; registered 41 [token 41]"),
+        "{replaced}"
+    );
+    // The first grant's registration (t=2) is still a new token.
+    for text in [&kept, &replaced] {
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains("registers the new token"))
+            .collect();
+        assert!(
+            lines
+                .iter()
+                .all(|l| !l.contains("[token 41]") || l.contains("t=2 ")),
+            "{lines:?}"
+        );
+    }
+}

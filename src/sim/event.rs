@@ -199,9 +199,14 @@ pub enum EventKind {
         resource: Name,
         recorded: String,
     },
+    /// `before`: the token registered when a lower one arrived (a grant's registration late,
+    /// or a newer grant with a lower token: the resource cannot tell which). Fence-on-acquire
+    /// keeps it; equal-token, which keeps only the latest registration, replaces it.
     FenceRegistered {
         resource: Name,
         highest: Option<Token>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        before: Option<Token>,
     },
     /// A transaction refused at another of its objects: this one is left unchanged.
     TransactionRefused {
@@ -390,6 +395,23 @@ impl fmt::Display for EventKind {
                     "replays the recorded result ({recorded}) without executing again"
                 )
             }
+            FenceRegistered {
+                highest,
+                before: Some(b),
+                ..
+            } => match highest {
+                Some(h) if h == b => write!(
+                    f,
+                    "keeps {}: the token it is asked to register is lower, so nothing changes",
+                    b.short()
+                ),
+                _ => write!(
+                    f,
+                    "replaces the registered {} with a lower token: it keeps the latest registration, whatever its order; registered {}",
+                    b.short(),
+                    tok(highest)
+                ),
+            },
             FenceRegistered { highest, .. } => {
                 write!(
                     f,

@@ -917,10 +917,16 @@ impl World {
                         Rc::make_mut(&mut self.resources[ri]).mark_sent(&request);
                     }
                     Message::Fence { lock, token } => {
+                        let before = self.resources[ri]
+                            .data
+                            .highest
+                            .clone()
+                            .filter(|h| token.order(h) == std::cmp::Ordering::Less);
                         Rc::make_mut(&mut self.resources[ri]).fence(&token);
                         let note = Note::new(EventKind::FenceRegistered {
                             resource: name.clone(),
                             highest: self.resources[ri].data.highest.clone(),
+                            before,
                         })
                         .token(&token);
                         self.push(log, name, note, None);

@@ -2031,7 +2031,9 @@ impl<'a> Painter<'a> {
                     }
                 }
             }
-            FenceRegistered { highest, resource }
+            FenceRegistered {
+                highest, resource, ..
+            }
             | ResourceRestored {
                 highest, resource, ..
             } => {
