@@ -403,22 +403,13 @@ fn lock_delay_follows_an_expiry_and_never_a_clean_release() {
     assert_eq!(covers.locks[0].lock_delay, 15);
     let holds_b_at = |release: bool| {
         let mut w = World::new(&covers);
-        let mut act = |a: Action| {
-            w.step(&a).unwrap_or_else(|e| panic!("{a}: {e}"));
-        };
-        act(Action::Acquire {
-            worker: "A".into(),
-            lock: None,
-        });
-        act(Action::Advance { ticks: 3 });
+        act(&mut w, acquire("A"));
+        act(&mut w, Action::Advance { ticks: 3 });
         if release {
-            act(Action::Release { worker: "A".into() });
+            act(&mut w, Action::Release { worker: "A".into() });
         }
-        act(Action::Advance { ticks: 12 });
-        act(Action::Acquire {
-            worker: "B".into(),
-            lock: None,
-        });
+        act(&mut w, Action::Advance { ticks: 12 });
+        act(&mut w, acquire("B"));
         (0..40)
             .find(|_| {
                 let held = w
@@ -503,6 +494,18 @@ fn kafka(variant: &str, change: impl Fn(&mut fencing_lab::sim::scenario::LockSpe
     let mut run = Run::new(&sv, None);
     run.run_script().unwrap();
     run
+}
+
+/// Take one action, or fail the test naming it.
+fn act(w: &mut World, a: Action) {
+    w.step(&a).unwrap_or_else(|e| panic!("{a}: {e}"));
+}
+
+fn acquire(worker: &str) -> Action {
+    Action::Acquire {
+        worker: worker.into(),
+        lock: None,
+    }
 }
 
 fn fate_of(run: &Run, id: &str) -> (Fate, Option<Reason>, Option<String>) {
@@ -595,15 +598,11 @@ fn a_takeover_lock_bumps_for_a_new_acquire_and_not_for_a_duplicate() {
     use fencing_lab::sim::MsgSel;
     let s = presets::get("kafka-producer-epoch").unwrap();
     let mut w = World::new(&s.with_variant(s.variant("requests-only").unwrap()));
-    let acquire = || Action::Acquire {
-        worker: "A".into(),
-        lock: None,
-    };
     let holder = |w: &World| {
         let h = w.coordinator().holder("orders-etl-lock").expect("held");
         (h.worker.to_string(), h.token.counter)
     };
-    w.step(&acquire()).unwrap();
+    w.step(&acquire("A")).unwrap();
     let copy = Action::Duplicate {
         msg: MsgSel {
             kind: Some(MessageKind::Acquire),
@@ -614,7 +613,7 @@ fn a_takeover_lock_bumps_for_a_new_acquire_and_not_for_a_duplicate() {
     w.step(&Action::Advance { ticks: 3 }).unwrap();
     assert_eq!(holder(&w), ("A".into(), 4));
     assert!(w.worker("A").unwrap().believes("orders-etl-lock"));
-    w.step(&acquire()).unwrap();
+    w.step(&acquire("A")).unwrap();
     w.step(&Action::Advance { ticks: 2 }).unwrap();
     assert_eq!(holder(&w), ("A".into(), 5));
 }
@@ -658,18 +657,12 @@ fn an_async_failover_keeps_only_what_the_replica_caught_up_to() {
     let s = presets::get("redis-incr-token").unwrap();
     let next_after = |backup_after_grant: bool| {
         let mut w = World::new(&s);
-        let mut act = |a: Action| {
-            w.step(&a).unwrap_or_else(|e| panic!("{a}: {e}"));
-        };
-        act(Action::Acquire {
-            worker: "A".into(),
-            lock: None,
-        });
-        act(Action::Advance { ticks: 2 });
+        act(&mut w, acquire("A"));
+        act(&mut w, Action::Advance { ticks: 2 });
         if backup_after_grant {
-            act(Action::CoordinatorBackup);
+            act(&mut w, Action::CoordinatorBackup);
         }
-        act(Action::CoordinatorFailover);
+        act(&mut w, Action::CoordinatorFailover);
         let l = &w.coordinator().locks["report-lock"];
         (l.holder.is_none(), l.issuer.next[0])
     };
