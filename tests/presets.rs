@@ -728,3 +728,56 @@ fn the_outbox_fences_the_row_so_the_relay_never_sends_a_stale_email() {
         .unsent
         .is_empty());
 }
+
+/// Review: replies were routed by name, so a worker named like a resource never heard the
+/// answers to its writes (they went to the resource). A reply goes to a resource only when it
+/// is an outbox relaying there. paused-writer with its resource renamed B: worker B still
+/// learns its write was accepted.
+#[test]
+fn a_worker_named_like_a_resource_hears_its_answers() {
+    let text = presets::source("paused-writer")
+        .unwrap()
+        .replace("\"report\"", "\"B\"");
+    let s = Scenario::from_json(&text).expect("a resource may share a worker's name");
+    let mut run = Run::new(&s, None);
+    run.run_script().unwrap();
+    let heard = run
+        .events()
+        .filter(|e| e.actor == "B" && matches!(e.kind, EventKind::ReplyReceived { .. }))
+        .count();
+    assert!(heard > 0, "B heard none of its answers");
+}
+
+/// Review: an outbox row committed as one object of a transaction was relayed only at the
+/// next restart. Now it is sent as it commits, as a row written alone is: before the outbox
+/// restarts in the story.
+#[test]
+fn an_outbox_row_committed_by_a_transaction_is_relayed_at_once() {
+    let text = include_str!("../presets/outbox.json")
+        .replace(
+            r#"{ "name": "inbox","#,
+            r#"{ "name": "ledger", "kind": { "store": { "value": "none" } } }, { "name": "inbox","#,
+        )
+        .replace(
+            r#""to": ["outbox"], "op": { "set": "Your order 1001 has shipped" }"#,
+            r#""to": ["outbox", "ledger"], "transaction": true, "op": { "set": "Your order 1001 has shipped" }"#,
+        );
+    let s = Scenario::from_json(&text).unwrap();
+    assert!(
+        s.resources.iter().any(|r| r.name == "ledger"),
+        "the edit took"
+    );
+    let mut run = Run::new(&s, s.variant("outbox"));
+    run.run_script().unwrap();
+    let tick_of = |f: &dyn Fn(&EventKind) -> bool| {
+        run.events()
+            .find(|e| e.actor == "outbox" && f(&e.kind))
+            .map(|e| e.tick)
+    };
+    let sent = tick_of(&|k| matches!(k, EventKind::Sent { to, .. } if to == "inbox"));
+    let restarted = tick_of(&|k| matches!(k, EventKind::ResourceRestarted { .. }));
+    assert!(
+        sent.is_some() && sent < restarted,
+        "sent {sent:?}, restarted {restarted:?}"
+    );
+}

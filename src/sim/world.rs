@@ -77,7 +77,7 @@ impl Log {
 /// and is refused, rather than fill memory: a run keeps every event it records. Seven
 /// hundred times the busiest preset's step. It also bounds the longest step the page cannot
 /// cut into slices (issue 33): 100,000 events kept a 2-core machine's page busy 199 ms in
-/// one go; 25,000 stay well under 100 ms.
+/// one go; 25,000 take 63–65 ms (the page's re-render after it is issue 37's).
 pub const MAX_STEP_EVENTS: usize = 25_000;
 
 /// Why an action was refused. The world is unchanged (but for a step over `MAX_STEP_EVENTS`:
@@ -988,6 +988,7 @@ impl World {
                 self.reply(first, &req, v.outcome(), log);
             }
             None => {
+                let mut committed = Vec::with_capacity(idx.len());
                 for &i in &idx {
                     let compared = self.resources[i].compared_now(&req, now);
                     let v = Rc::make_mut(&mut self.resources[i]).apply(&req);
@@ -995,8 +996,12 @@ impl World {
                     self.observe(i, &req, &v);
                     self.flush_violations(log);
                     Rc::make_mut(&mut self.resources[i]).record(&req, &v, now);
+                    committed.push((i, v));
                 }
                 self.reply(first, &req, Outcome::Accepted, log);
+                for (i, v) in committed {
+                    self.relay_committed(i, &v, log);
+                }
             }
         }
     }
@@ -1017,9 +1022,15 @@ impl World {
         self.observe(ri, req, &v);
         self.flush_violations(log);
         self.reply(ri, req, v.outcome(), log);
-        if v == (Verdict::Applied { no_op: false }) && self.resources[ri].options.relay_to.is_some()
+        self.relay_committed(ri, &v, log);
+    }
+
+    /// An outbox's relay sends a row as soon as it commits (alone, or as one object of a
+    /// transaction).
+    fn relay_committed(&mut self, ri: usize, v: &Verdict, log: &mut Log) {
+        if *v == (Verdict::Applied { no_op: false })
+            && self.resources[ri].options.relay_to.is_some()
         {
-            // An outbox's relay sends a row as soon as it commits.
             let row = self.resources[ri].data.unsent.last().cloned();
             self.relay(ri, row.into_iter().collect(), log);
         }
@@ -1035,10 +1046,16 @@ impl World {
 
     fn reply(&mut self, ri: usize, req: &Request, outcome: Outcome, log: &mut Log) {
         let from = Node::Resource(self.resources[ri].name.clone());
-        // A relayed row's answer goes back to the outbox's relay.
-        let to = match self.ri(&req.from) {
-            Ok(_) => Node::Resource(req.from.clone()),
-            Err(_) => Node::Worker(req.from.clone()),
+        // A relayed row's answer goes back to the outbox's relay: to a resource of that name
+        // only if it relays here (a worker may share a resource's name).
+        let here = &self.resources[ri].name;
+        let relayed = self
+            .ri(&req.from)
+            .is_ok_and(|o| self.resources[o].options.relay_to.as_ref() == Some(here));
+        let to = if relayed {
+            Node::Resource(req.from.clone())
+        } else {
+            Node::Worker(req.from.clone())
         };
         self.send(
             from,
