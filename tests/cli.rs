@@ -1370,6 +1370,12 @@ fn a_lower_registration_is_logged_as_kept_or_replaced() {
         assert!(
             lines
                 .iter()
+                .any(|l| l.contains("t=2 ") && l.contains("[token 41]")),
+            "{lines:?}"
+        );
+        assert!(
+            lines
+                .iter()
                 .all(|l| !l.contains("[token 41]") || l.contains("t=2 ")),
             "{lines:?}"
         );

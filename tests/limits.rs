@@ -126,7 +126,7 @@ fn the_page_refuses_such_a_run_by_import_and_by_link_and_keeps_what_it_had() {
 #[test]
 fn the_branches_not_shown_are_let_go_past_their_events_budget() {
     use fencing_lab::view::branches::{Branches, MAX_KEPT_EVENTS};
-    // One renewer: about 60,000 events in four steps of 5,000 ticks.
+    // One renewer: about 60,000 events in twelve steps of 5,000 ticks.
     let s = renewers(1, 12, 5_000);
     let mut run = Run::new(&s, None);
     run.run_script().unwrap();

@@ -40,8 +40,12 @@ fn a_sliced_replay_gives_the_one_shot_run_for_every_preset() {
         assert_eq!(one_shot, want, "{}", s.id);
         for budget in [1, 2, 7, 100] {
             let r = Replay::new(&s, s.variants.first(), n, &actions).unwrap();
-            let (run, _) = sliced(r, budget);
+            let (run, slices) = sliced(r, budget);
             assert_eq!(run, want, "{} in slices of {budget}", s.id);
+            // A slice of one unit of work takes one step: as many slices as steps, at least.
+            if budget == 1 {
+                assert!(slices >= n + actions.len(), "{}: {slices} slices", s.id);
+            }
         }
         // A budget bigger than the work: one slice.
         let r = Replay::new(&s, s.variants.first(), n, &actions).unwrap();
