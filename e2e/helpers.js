@@ -113,6 +113,8 @@ const button = (page, name) => page.getByRole('button', { name, exact: true });
 async function openApp(page, hash = '') {
   await page.goto('/' + hash);
   await expect(button(page, 'Step forward')).toBeVisible({ timeout: 20_000 });
+  // A preset the link or the address names may still be on its way (src/presets.rs).
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
 }
 
 /**
@@ -143,6 +145,8 @@ async function chooseOption(select, wanted, alsoText = []) {
 async function selectScenario(page, id) {
   const title = presetTitles()[id];
   const hit = await chooseOption(picker(page, 'Scenario'), id, [title]);
+  // Shown once its file is here (the page fetches all but two presets when first opened).
+  await expect(page.locator('.picker')).toHaveAttribute('data-scenario', hit.value);
   // the app resets to the preset's start: stepping back is impossible there
   await expect(button(page, 'Step forward')).toBeVisible();
   return hit;

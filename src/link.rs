@@ -264,6 +264,26 @@ impl Link {
         }
     }
 
+    /// The preset a link's fragment names, read from its header alone (the page fetches the
+    /// preset's file before it decodes the rest); `None` for an inline scenario or a link it
+    /// cannot read (`decode` says what is wrong with it).
+    pub fn preset_named(text: &str) -> Option<String> {
+        let text = text.trim().trim_start_matches('#');
+        let (version, body) = text.split_once('.')?;
+        if version != format!("v{LINK_VERSION}") {
+            return None;
+        }
+        // The version, the tag and the id's length and bytes: base64 of a few hundred bytes.
+        let head = body.get(..body.len().min(400) / 4 * 4)?;
+        let bytes = URL_SAFE_NO_PAD.decode(head).ok()?;
+        let mut r = Reader {
+            bytes: &bytes,
+            at: 0,
+        };
+        (r.byte()? == LINK_VERSION && r.byte()? == 0).then_some(())?;
+        r.str()
+    }
+
     /// Read a fragment (with or without `#`). Errors say what is wrong in plain words.
     pub fn decode(text: &str) -> Result<Link, LinkError> {
         let text = text.trim().trim_start_matches('#');

@@ -1,175 +1,170 @@
 //! The preset scenarios, as data: one JSON scenario file each (presets/), embedded at build
 //! time without the layout between tokens (build.rs).
 //! Their ids are fixed: the app, the docs and the tests refer to them.
+//!
+//! The page embeds only the scenario it opens with and the sandbox: the other files are
+//! fetched when first opened (`provide`, from `ui::hooks::use_preset_loader`), as 26 files
+//! embedded were a tenth of its first load. Its picker lists them all from the `CATALOG`
+//! that build.rs writes. Native builds (the command line, the tests) embed every file.
 
 use crate::sim::Scenario;
 
-/// (id, file contents), in the order the scenario picker shows them.
-const FILES: &[(&str, &str)] = &[
-    (
-        "happy-takeover",
-        include_str!(concat!(env!("OUT_DIR"), "/presets/happy-takeover.json")),
-    ),
-    (
-        "paused-writer",
-        include_str!(concat!(env!("OUT_DIR"), "/presets/paused-writer.json")),
-    ),
-    (
-        "delayed-before-new",
-        include_str!(concat!(env!("OUT_DIR"), "/presets/delayed-before-new.json")),
-    ),
-    (
-        "renewal-failure",
-        include_str!(concat!(env!("OUT_DIR"), "/presets/renewal-failure.json")),
-    ),
-    (
-        "clock-drift-expiry",
-        include_str!(concat!(env!("OUT_DIR"), "/presets/clock-drift-expiry.json")),
-    ),
-    (
-        "same-owner-repeats",
-        include_str!(concat!(env!("OUT_DIR"), "/presets/same-owner-repeats.json")),
-    ),
-    (
-        "omitted-token",
-        include_str!(concat!(env!("OUT_DIR"), "/presets/omitted-token.json")),
-    ),
-    (
-        "check-then-write-race",
-        include_str!(concat!(
-            env!("OUT_DIR"),
-            "/presets/check-then-write-race.json"
-        )),
-    ),
-    (
-        "retry-double-debit",
-        include_str!(concat!(env!("OUT_DIR"), "/presets/retry-double-debit.json")),
-    ),
-    (
-        "business-failure",
-        include_str!(concat!(env!("OUT_DIR"), "/presets/business-failure.json")),
-    ),
-    (
-        "wall-clock-tokens",
-        include_str!(concat!(env!("OUT_DIR"), "/presets/wall-clock-tokens.json")),
-    ),
-    (
-        "independent-counters",
-        include_str!(concat!(
-            env!("OUT_DIR"),
-            "/presets/independent-counters.json"
-        )),
-    ),
-    (
-        "coordinator-restart",
-        include_str!(concat!(
-            env!("OUT_DIR"),
-            "/presets/coordinator-restart.json"
-        )),
-    ),
-    (
-        "coordinator-restore",
-        include_str!(concat!(
-            env!("OUT_DIR"),
-            "/presets/coordinator-restore.json"
-        )),
-    ),
-    (
-        "coordinator-restore-epoch",
-        include_str!(concat!(
-            env!("OUT_DIR"),
-            "/presets/coordinator-restore-epoch.json"
-        )),
-    ),
-    (
-        "resource-restore",
-        include_str!(concat!(env!("OUT_DIR"), "/presets/resource-restore.json")),
-    ),
-    (
-        "cross-object-token",
-        include_str!(concat!(env!("OUT_DIR"), "/presets/cross-object-token.json")),
-    ),
-    (
-        "multi-object",
-        include_str!(concat!(env!("OUT_DIR"), "/presets/multi-object.json")),
-    ),
-    (
-        "unfenceable-email",
-        include_str!(concat!(env!("OUT_DIR"), "/presets/unfenceable-email.json")),
-    ),
-    (
-        "outbox",
-        include_str!(concat!(env!("OUT_DIR"), "/presets/outbox.json")),
-    ),
-    (
-        "idempotency-key-api",
-        include_str!(concat!(
-            env!("OUT_DIR"),
-            "/presets/idempotency-key-api.json"
-        )),
-    ),
-    (
-        "immutable-thumbnail",
-        include_str!(concat!(
-            env!("OUT_DIR"),
-            "/presets/immutable-thumbnail.json"
-        )),
-    ),
-    (
-        "lease-duration-tradeoff",
-        include_str!(concat!(
-            env!("OUT_DIR"),
-            "/presets/lease-duration-tradeoff.json"
-        )),
-    ),
-    (
-        "chubby-lock-delay",
-        include_str!(concat!(env!("OUT_DIR"), "/presets/chubby-lock-delay.json")),
-    ),
-    (
-        "stripe-idempotency",
-        include_str!(concat!(env!("OUT_DIR"), "/presets/stripe-idempotency.json")),
-    ),
-    (
-        "redlock-random-value",
-        include_str!(concat!(
-            env!("OUT_DIR"),
-            "/presets/redlock-random-value.json"
-        )),
-    ),
-    (
-        "kafka-producer-epoch",
-        include_str!(concat!(
-            env!("OUT_DIR"),
-            "/presets/kafka-producer-epoch.json"
-        )),
-    ),
-    (
-        "redis-incr-token",
-        include_str!(concat!(env!("OUT_DIR"), "/presets/redis-incr-token.json")),
-    ),
-    (
-        "sandbox",
-        include_str!(concat!(env!("OUT_DIR"), "/presets/sandbox.json")),
-    ),
+/// A preset as the picker lists it, before its file is loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub theme: &'static str,
+}
+
+include!(concat!(env!("OUT_DIR"), "/catalog.rs"));
+
+/// The ids, in the order the scenario picker shows them.
+const ORDER: &[&str] = &[
+    "happy-takeover",
+    "paused-writer",
+    "delayed-before-new",
+    "renewal-failure",
+    "clock-drift-expiry",
+    "same-owner-repeats",
+    "omitted-token",
+    "check-then-write-race",
+    "retry-double-debit",
+    "business-failure",
+    "wall-clock-tokens",
+    "independent-counters",
+    "coordinator-restart",
+    "coordinator-restore",
+    "coordinator-restore-epoch",
+    "resource-restore",
+    "cross-object-token",
+    "multi-object",
+    "unfenceable-email",
+    "outbox",
+    "idempotency-key-api",
+    "immutable-thumbnail",
+    "lease-duration-tradeoff",
+    "chubby-lock-delay",
+    "stripe-idempotency",
+    "redlock-random-value",
+    "kafka-producer-epoch",
+    "redis-incr-token",
+    "sandbox",
 ];
 
+/// (id, the file as build.rs wrote it).
+macro_rules! file {
+    ($id:literal) => {
+        (
+            $id,
+            include_str!(concat!(env!("OUT_DIR"), "/presets/", $id, ".json")),
+        )
+    };
+}
+
+/// The presets in the page's first load: the one it opens with and the sandbox.
+pub const IN_FIRST_LOAD: &[&str] = &["paused-writer", "sandbox"];
+
+#[cfg(target_arch = "wasm32")]
+const FILES: &[(&str, &str)] = &[file!("paused-writer"), file!("sandbox")];
+
+#[cfg(not(target_arch = "wasm32"))]
+const FILES: &[(&str, &str)] = &[
+    file!("happy-takeover"),
+    file!("paused-writer"),
+    file!("delayed-before-new"),
+    file!("renewal-failure"),
+    file!("clock-drift-expiry"),
+    file!("same-owner-repeats"),
+    file!("omitted-token"),
+    file!("check-then-write-race"),
+    file!("retry-double-debit"),
+    file!("business-failure"),
+    file!("wall-clock-tokens"),
+    file!("independent-counters"),
+    file!("coordinator-restart"),
+    file!("coordinator-restore"),
+    file!("coordinator-restore-epoch"),
+    file!("resource-restore"),
+    file!("cross-object-token"),
+    file!("multi-object"),
+    file!("unfenceable-email"),
+    file!("outbox"),
+    file!("idempotency-key-api"),
+    file!("immutable-thumbnail"),
+    file!("lease-duration-tradeoff"),
+    file!("chubby-lock-delay"),
+    file!("stripe-idempotency"),
+    file!("redlock-random-value"),
+    file!("kafka-producer-epoch"),
+    file!("redis-incr-token"),
+    file!("sandbox"),
+];
+
+thread_local! {
+    /// The files fetched since the page loaded: like the embedded ones, a file of this
+    /// version, never changed once here (leaked: at most one per preset).
+    static FETCHED: std::cell::RefCell<Vec<(&'static str, &'static str)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+#[cfg(test)]
+thread_local! {
+    /// This test thread sees only the page's embedded files (`as_in_the_page`).
+    static AS_IN_THE_PAGE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// For a unit test of loading on demand: from now on, this thread has only the files the
+/// page embeds, plus those it is given with `provide`.
+#[cfg(test)]
+pub fn as_in_the_page() {
+    AS_IN_THE_PAGE.with(|a| a.set(true));
+}
+
+/// Keep a fetched preset file (a preset id of the catalog; anything else is ignored).
+pub fn provide(id: &str, text: String) {
+    let Some(id) = ORDER.iter().copied().find(|i| *i == id) else {
+        return;
+    };
+    if source(id).is_none() {
+        let text: &'static str = Box::leak(text.into_boxed_str());
+        FETCHED.with(|f| f.borrow_mut().push((id, text)));
+    }
+}
+
+/// Whether `id` names a preset of this version (its file here or not).
+pub fn listed(id: &str) -> bool {
+    ORDER.contains(&id)
+}
+
+/// The picker's entry of a preset.
+pub fn entry(id: &str) -> Option<&'static Entry> {
+    CATALOG.iter().find(|e| e.id == id)
+}
+
 pub fn ids() -> impl Iterator<Item = &'static str> {
-    FILES.iter().map(|(id, _)| *id)
+    ORDER.iter().copied()
 }
 
 /// Parse one preset. Presets are checked by the test suite, so a failure here is a build defect.
 pub fn get(id: &str) -> Option<Scenario> {
-    let (_, text) = FILES.iter().find(|(i, _)| *i == id)?;
+    let text = source(id)?;
     Some(Scenario::from_json(text).unwrap_or_else(|e| panic!("preset {id} is invalid: {e}")))
 }
 
-/// The file text of one preset, as embedded (the web app parses it without path tracking,
-/// which keeps the WASM smaller; the test suite checks every preset with `get`).
+/// The file text of one preset, as embedded or fetched (the web app parses it without path
+/// tracking, which keeps the WASM smaller; the test suite checks every preset with `get`).
+/// `None` for an id that is not a preset, or (in the page) one not fetched yet.
 pub fn source(id: &str) -> Option<&'static str> {
-    FILES.iter().find(|(i, _)| *i == id).map(|(_, text)| *text)
+    let embedded = FILES.iter().find(|(i, _)| *i == id).map(|(_, text)| *text);
+    #[cfg(test)]
+    let embedded =
+        embedded.filter(|_| !AS_IN_THE_PAGE.with(|a| a.get()) || IN_FIRST_LOAD.contains(&id));
+    embedded
+        .or_else(|| FETCHED.with(|f| f.borrow().iter().find(|(i, _)| *i == id).map(|(_, t)| *t)))
 }
 
+/// Every preset this build has the file of (natively, every one).
 pub fn all() -> Vec<Scenario> {
     ids().filter_map(get).collect()
 }

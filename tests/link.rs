@@ -327,3 +327,31 @@ fn every_number_field_of_a_link_keeps_to_its_range() {
         assert!(e.0.contains("seed flag"), "{e}");
     }
 }
+
+/// The page reads which preset a link names from its header alone, to fetch the preset's
+/// file before decoding the rest: the same id `decode` finds, and nothing for an inline
+/// scenario or text that is not a link.
+#[test]
+fn the_preset_a_link_names_is_read_from_its_header() {
+    for id in presets::ids() {
+        let s = presets::get(id).unwrap();
+        let mut run = Run::new(&s, s.variants.first());
+        let _ = run.step_forward();
+        let text = link_of(&run).encode();
+        assert_eq!(Link::preset_named(&text).as_deref(), Some(id));
+        assert_eq!(Link::preset_named(&format!("#{text}")).as_deref(), Some(id));
+        let inline = Link::of(&run, ScenarioRef::Inline(Box::new(s.clone())), None, None).encode();
+        assert_eq!(Link::preset_named(&inline), None, "{id}");
+    }
+    for bad in [
+        "",
+        "v1",
+        "v1.",
+        "v1.%%%%",
+        "v2.AQA",
+        "v1.ééééé",
+        "not a link",
+    ] {
+        assert_eq!(Link::preset_named(bad), None, "{bad}");
+    }
+}

@@ -444,6 +444,42 @@ fn the_embedded_presets_are_the_files_value_for_value() {
     }
 }
 
+/// The picker's catalog (build.rs) and its order name every file in presets/ once, with the
+/// title and theme the file has: the page lists presets it has not fetched from it.
+#[test]
+fn the_catalog_lists_every_preset_file_with_its_title_and_theme() {
+    let mut files: Vec<String> =
+        std::fs::read_dir(format!("{}/presets", env!("CARGO_MANIFEST_DIR")))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .map(|p| p.file_stem().unwrap().to_string_lossy().to_string())
+            .collect();
+    files.sort();
+    let mut ordered: Vec<String> = presets::ids().map(String::from).collect();
+    ordered.sort();
+    assert_eq!(ordered, files, "the picker's order names every file once");
+    let catalog: Vec<&str> = presets::CATALOG.iter().map(|e| e.id).collect();
+    assert_eq!(
+        catalog,
+        files.iter().map(String::as_str).collect::<Vec<_>>()
+    );
+    for id in presets::ids() {
+        let s = presets::get(id).unwrap();
+        let e = presets::entry(id).unwrap();
+        assert_eq!(
+            (e.title, e.theme),
+            (s.title.as_str(), s.theme.as_str()),
+            "{id}"
+        );
+        assert!(presets::listed(id));
+    }
+    assert!(!presets::listed("no-such-preset") && presets::entry("no-such-preset").is_none());
+    for id in presets::IN_FIRST_LOAD {
+        assert!(presets::listed(id), "{id}");
+    }
+}
+
 /// A coordinator restore or a restart without persistence drops its holders: lost holders,
 /// so a lock-delay starts there too, and B waits it out.
 #[test]

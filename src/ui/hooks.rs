@@ -96,6 +96,71 @@ pub fn use_link(state: &AppCtx) {
     });
 }
 
+/// The preset file the state waits for (`AppState::loading`), fetched from the `presets/`
+/// folder beside the page (trunk copies it there) and checked before it is kept
+/// (`presets::provide`). A pick in the picker becomes a step in the browser's history once
+/// its file is here; a failure is an error that keeps the run on screen.
+#[hook]
+pub fn use_preset_loader(state: &AppCtx) {
+    let id = state.loading.as_ref().map(|l| l.id.clone());
+    let state = state.clone();
+    use_effect_with(id, move |id| {
+        // Cleared when another preset is asked for or none is: a late answer is then only kept.
+        let wanted = Rc::new(std::cell::Cell::new(true));
+        if let Some(id) = id.clone() {
+            let still = wanted.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let fetched = fetch_text(&format!("presets/{id}.json"))
+                    .await
+                    .and_then(|text| match crate::sim::Scenario::from_json(&text) {
+                        Ok(_) => Ok(text),
+                        Err(e) => Err(format!("its file is not a scenario: {e}")),
+                    });
+                let picked = state
+                    .loading
+                    .as_ref()
+                    .is_some_and(|l| matches!(*l.then, Msg::LoadId(_)));
+                match fetched {
+                    Ok(text) => {
+                        crate::presets::provide(&id, text);
+                        match (still.get(), picked) {
+                            (true, true) => navigate(&state, Msg::PresetArrived(id)),
+                            (true, false) => state.dispatch(Msg::PresetArrived(id)),
+                            (false, _) => {}
+                        }
+                    }
+                    Err(why) if still.get() => state.dispatch(Msg::PresetFailed(id, why)),
+                    Err(_) => {}
+                }
+            });
+        }
+        move || wanted.set(false)
+    });
+}
+
+/// The text of a file of the page's own site, or why not.
+async fn fetch_text(url: &str) -> Result<String, String> {
+    use wasm_bindgen_futures::JsFuture;
+    let window = web_sys::window().ok_or("the page has no window")?;
+    let response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(|_| "the network did not answer".to_string())?;
+    let response: web_sys::Response = response
+        .dyn_into()
+        .map_err(|_| "the answer was not a response".to_string())?;
+    if !response.ok() {
+        return Err(format!("the server answered {}", response.status()));
+    }
+    let text = response
+        .text()
+        .map_err(|_| "its body could not be read".to_string())?;
+    JsFuture::from(text)
+        .await
+        .ok()
+        .and_then(|t| t.as_string())
+        .ok_or_else(|| "its body could not be read".to_string())
+}
+
 /// Change the view (another scenario or policy) as a step in the browser's history: the
 /// current entry is rewritten to the view as it is now (its step, its actions), and the new
 /// view gets an entry of its own, so Back returns to exactly where the reader was.
@@ -103,7 +168,8 @@ pub fn navigate(state: &AppCtx, msg: Msg) {
     let history = web_sys::window().and_then(|w| w.history().ok());
     if let Some(h) = history {
         let mut next = (**state).clone();
-        if next.apply(msg.clone()) {
+        // A preset still to be fetched: the step is taken when it is here (`use_preset_loader`).
+        if next.apply(msg.clone()) && next.loading.is_none() {
             let here = format!("#{}", state.link());
             let there = format!("#{}", next.link());
             let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&here));

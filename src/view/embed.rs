@@ -88,6 +88,12 @@ impl EmbedOptions {
     /// (the rest still applies).
     pub fn apply(&self, state: &mut AppState) -> Vec<String> {
         let mut wrong = Vec::new();
+        // A preset the page has not fetched yet: the options wait for it (nothing is wrong yet).
+        if let Some(id) = &self.preset {
+            if state.wait_for(id, Msg::Options(self.clone())) {
+                return wrong;
+            }
+        }
         if let Some(id) = &self.preset {
             if !state.apply(Msg::LoadId(id.clone())) && state.current().id != *id {
                 wrong.push(format!("no scenario named “{id}”"));
@@ -143,7 +149,7 @@ impl EmbedOptions {
         let cursor = state.run.cursor();
         EmbedOptions {
             embed: true,
-            preset: crate::presets::source(id).map(|_| id.clone()),
+            preset: crate::presets::listed(id).then(|| id.clone()),
             policy: Some(state.choice.value()),
             step: (cursor > 0).then_some(cursor),
             autoplay,

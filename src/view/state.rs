@@ -98,6 +98,16 @@ pub struct AppState {
     pub predict: Predict,
     /// What predict mode asks before the next step can run (kept up to date by `apply`).
     pub asking: Option<Question>,
+    /// A preset whose file the page is fetching (`crate::presets`), and what waits for it.
+    pub loading: Option<Loading>,
+}
+
+/// A preset being fetched, and the message that waits for its file: applied again when it is
+/// here (`Msg::PresetArrived`), dropped if the user has gone elsewhere meanwhile.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Loading {
+    pub id: String,
+    pub then: Box<Msg>,
 }
 
 impl PartialEq for AppState {
@@ -217,6 +227,15 @@ pub enum Msg {
     /// The learner's prediction for the question asked; the step runs once every decision
     /// in it has one.
     Answer(Said),
+    /// The address's options (`?preset=…&policy=…&step=…`, embed mode's too), applied once
+    /// the preset they name is here.
+    Options(crate::view::embed::EmbedOptions),
+    /// The file of the preset being fetched is here (`crate::presets::provide`): what waited
+    /// for it runs.
+    PresetArrived(String),
+    /// The file of the preset being fetched could not be had (the preset, why): the run on
+    /// screen stays.
+    PresetFailed(String, String),
 }
 
 impl Msg {
@@ -259,7 +278,48 @@ impl AppState {
             branches: Branches::default(),
             predict: Predict::default(),
             asking: None,
+            loading: None,
         }
+    }
+
+    /// The picker's entries, as (id, title, theme): every preset (loaded or not), then the
+    /// scenarios the user brought (imports, links, the lab's runs).
+    pub fn listed(&self) -> Vec<(&str, &str, &str)> {
+        let presets = crate::presets::ids().filter_map(crate::presets::entry);
+        let loaded = self
+            .scenarios
+            .iter()
+            .filter(|s| !crate::presets::listed(&s.id));
+        presets
+            .map(|e| (e.id, e.title, e.theme))
+            .chain(loaded.map(|s| (s.id.as_str(), s.title.as_str(), s.theme.as_str())))
+            .collect()
+    }
+
+    /// The index of preset `id` in `scenarios`, its file read and listed there if it was not
+    /// yet; `None` when it is not a scenario here (or its file is not here yet).
+    fn preset(&mut self, id: &str) -> Option<usize> {
+        if let Some(i) = self.scenarios.iter().position(|s| s.id == id) {
+            return Some(i);
+        }
+        let s = Scenario::from_json(crate::presets::source(id)?).ok()?;
+        Rc::make_mut(&mut self.scenarios).push(s);
+        Some(self.scenarios.len() - 1)
+    }
+
+    /// When `id` is a preset whose file the page has not fetched yet: ask for it (the page
+    /// fetches what `loading` names), `then` to run again once it is here. True if so.
+    pub(crate) fn wait_for(&mut self, id: &str, then: Msg) -> bool {
+        if !crate::presets::listed(id) || crate::presets::source(id).is_some() {
+            return false;
+        }
+        let title = crate::presets::entry(id).map_or(id, |e| e.title);
+        self.notice = Some(format!("Loading “{title}”…"));
+        self.loading = Some(Loading {
+            id: id.to_string(),
+            then: Box::new(then),
+        });
+        true
     }
 
     pub fn current(&self) -> &Scenario {
@@ -322,11 +382,53 @@ impl AppState {
     }
 
     fn apply_inner(&mut self, msg: Msg) -> bool {
+        // Another scenario asked for: a preset still on its way is no longer wanted.
+        if matches!(
+            msg,
+            Msg::Load(_)
+                | Msg::LoadId(_)
+                | Msg::OpenLink(_)
+                | Msg::LoadScenario(..)
+                | Msg::Import(_)
+                | Msg::Options(_)
+        ) {
+            self.loading = None;
+        }
         match msg {
             Msg::Load(i) => self.load(i),
-            Msg::LoadId(id) => match self.scenarios.iter().position(|s| s.id == id) {
+            Msg::LoadId(id) => match self.preset(&id) {
                 Some(i) => self.load(i),
-                None => false,
+                None => self.wait_for(&id, Msg::LoadId(id.clone())),
+            },
+            Msg::Options(o) => {
+                o.apply(self);
+                true
+            }
+            Msg::PresetArrived(id) => match self.loading.take() {
+                Some(l) if l.id == id => {
+                    self.notice = None;
+                    self.apply_inner(*l.then);
+                    true
+                }
+                other => {
+                    self.loading = other;
+                    false
+                }
+            },
+            Msg::PresetFailed(id, why) => match self.loading.take() {
+                Some(l) if l.id == id => {
+                    let title = crate::presets::entry(&id).map_or(id.as_str(), |e| e.title);
+                    self.notice = None;
+                    self.error = Some(format!(
+                        "“{title}” could not be loaded: {why}. You are still looking at {}.",
+                        self.current().title
+                    ));
+                    true
+                }
+                other => {
+                    self.loading = other;
+                    false
+                }
             },
             Msg::Choose(c) => self.choose(c),
             Msg::Reload => {
@@ -382,6 +484,13 @@ impl AppState {
                 actions,
             } => self.load_found(found, script_steps, &actions),
             Msg::Import(text) => {
+                // A preset's own file (an exported run of it) waits for the preset, so that
+                // it opens as the preset rather than as a copy beside it.
+                if let Ok(s) = Scenario::from_json(&text) {
+                    if self.wait_for(&s.id.clone(), Msg::Import(text.clone())) {
+                        return true;
+                    }
+                }
                 // Reported in the file panel, where the user acted; a bad file changes nothing else.
                 self.file_status = Some(
                     match Scenario::from_json(&text).and_then(|s| self.import(s)) {
@@ -583,7 +692,13 @@ impl AppState {
             return false;
         }
         self.playing = false;
+        let whole = text;
         let (text, predicting) = predict::split(text);
+        if let Some(id) = Link::preset_named(text) {
+            if self.wait_for(&id, Msg::OpenLink(whole.to_string())) {
+                return true;
+            }
+        }
         let opened = Link::decode(text).and_then(|l| {
             let run = l.to_run()?;
             let others = l.branch_runs()?;
@@ -670,6 +785,8 @@ impl AppState {
             );
         }
         self.leave();
+        // A preset of the same id is compared as loaded.
+        self.preset(&s.id);
         self.scenario = match self.scenarios.iter().position(|x| same_scenario(x, &s)) {
             Some(i) => i,
             None => {
@@ -736,7 +853,7 @@ impl AppState {
         let listed = self
             .scenarios
             .iter()
-            .position(|x| x.id == s.id && crate::presets::source(&s.id).is_none());
+            .position(|x| x.id == s.id && !crate::presets::listed(&s.id));
         let title = s.title.clone();
         match listed {
             Some(i) => Rc::make_mut(&mut self.scenarios)[i] = s,
@@ -761,9 +878,9 @@ impl AppState {
             Choice::Variant(_) => None,
         };
         let id = self.current().id.clone();
-        let scenario = match crate::presets::source(&id) {
-            Some(_) => ScenarioRef::Preset(id),
-            None => ScenarioRef::Inline(Box::new(self.current().clone())),
+        let scenario = match crate::presets::listed(&id) {
+            true => ScenarioRef::Preset(id),
+            false => ScenarioRef::Inline(Box::new(self.current().clone())),
         };
         let others: Vec<&Run> = self.branches.others().map(|(_, r)| r).collect();
         let link = Link::of(&self.run, scenario, policy, None)
@@ -776,7 +893,7 @@ impl AppState {
     fn open(&mut self, link: Link, run: Run) {
         self.leave();
         let base = match &link.scenario {
-            ScenarioRef::Preset(id) => self.scenarios.iter().position(|s| &s.id == id),
+            ScenarioRef::Preset(id) => self.preset(id),
             ScenarioRef::Inline(s) => self.scenarios.iter().position(|x| same_scenario(x, s)),
         };
         self.scenario = match (base, &link.scenario) {
@@ -1077,6 +1194,103 @@ mod tests {
             assert!(e.starts_with("This link could not be opened"), "{bad}: {e}");
             assert_eq!(b.run, before, "{bad}: the run is kept");
         }
+    }
+
+    /// The page holds two presets' files; every other preset waits for its file to be
+    /// fetched: a pick, a link and the address's options each wait, then run as they would
+    /// have; a failure keeps the run; an answer nobody waits for any more changes nothing.
+    #[test]
+    fn a_preset_not_in_the_first_load_waits_for_its_file() {
+        let mut full = app();
+        full.apply(Msg::LoadId("renewal-failure".into()));
+        full.apply(Msg::Seek(3));
+        let link = full.link();
+        presets::as_in_the_page();
+        let mut a = AppState::new(load_presets());
+        assert_eq!(a.scenarios.len(), presets::IN_FIRST_LOAD.len());
+        assert_eq!(
+            a.listed().len(),
+            presets::ids().count(),
+            "the picker lists every preset"
+        );
+        // A pick waits, with a word on screen, and the run stays.
+        let before = a.run.clone();
+        assert!(a.apply(Msg::LoadId("happy-takeover".into())));
+        assert_eq!(
+            a.loading.as_ref().map(|l| l.id.as_str()),
+            Some("happy-takeover")
+        );
+        assert_eq!(a.notice.as_deref(), Some("Loading “A clean handover”…"));
+        assert_eq!(
+            (a.current().id.as_str(), &a.run),
+            ("paused-writer", &before)
+        );
+        // A failure says so and keeps the run.
+        assert!(a.apply(Msg::PresetFailed(
+            "happy-takeover".into(),
+            "the server answered 404".into()
+        )));
+        assert_eq!(a.loading, None);
+        let e = a.error.clone().unwrap();
+        assert!(
+            e.contains("“A clean handover” could not be loaded: the server answered 404"),
+            "{e}"
+        );
+        assert_eq!(a.run, before);
+        // Asked again, and here this time: the pick runs.
+        a.apply(Msg::LoadId("happy-takeover".into()));
+        presets::provide(
+            "happy-takeover",
+            include_str!("../../presets/happy-takeover.json").into(),
+        );
+        assert!(a.apply(Msg::PresetArrived("happy-takeover".into())));
+        assert_eq!(
+            (a.current().id.as_str(), a.run.cursor(), a.loading.clone()),
+            ("happy-takeover", 0, None)
+        );
+        assert_eq!(a.notice, None);
+        // A link to another: it waits, then opens at its step, as it would have at once.
+        assert!(a.apply(Msg::OpenLink(link.clone())));
+        assert_eq!(
+            a.loading.as_ref().map(|l| l.id.as_str()),
+            Some("renewal-failure")
+        );
+        presets::provide(
+            "renewal-failure",
+            include_str!("../../presets/renewal-failure.json").into(),
+        );
+        a.apply(Msg::PresetArrived("renewal-failure".into()));
+        assert_eq!(
+            (a.current().id.as_str(), a.run.cursor()),
+            ("renewal-failure", 3)
+        );
+        assert_eq!(a.link(), link);
+        // The address's options wait as a whole: policy and step apply to the preset they name.
+        let o = crate::view::embed::EmbedOptions::parse_any("?preset=omitted-token&step=2");
+        assert!(o.apply(&mut a).is_empty());
+        assert_eq!(a.current().id, "renewal-failure");
+        presets::provide(
+            "omitted-token",
+            include_str!("../../presets/omitted-token.json").into(),
+        );
+        a.apply(Msg::PresetArrived("omitted-token".into()));
+        assert_eq!(
+            (a.current().id.as_str(), a.run.cursor()),
+            ("omitted-token", 2)
+        );
+        // Gone elsewhere while it came: the answer changes nothing.
+        a.apply(Msg::LoadId("multi-object".into()));
+        a.apply(Msg::LoadId("sandbox".into()));
+        assert_eq!(a.loading, None);
+        presets::provide(
+            "multi-object",
+            include_str!("../../presets/multi-object.json").into(),
+        );
+        assert!(!a.apply(Msg::PresetArrived("multi-object".into())));
+        assert_eq!(a.current().id, "sandbox");
+        // Not a preset at all: nothing to wait for.
+        assert!(!a.apply(Msg::LoadId("no-such-preset".into())));
+        assert_eq!(a.loading, None);
     }
 
     /// The variant's stated outcome waits for the story: not at step 0, shown from the step

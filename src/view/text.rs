@@ -29,18 +29,16 @@ pub fn status(s: &Status) -> String {
     }
 }
 
-/// Scenarios grouped by theme, groups in order of first appearance: (theme, [(index, title)]).
-pub fn scenario_groups(scenarios: &[Scenario]) -> Vec<(String, Vec<(usize, String)>)> {
-    let mut groups: Vec<(String, Vec<(usize, String)>)> = Vec::new();
-    for (i, s) in scenarios.iter().enumerate() {
-        let theme = if s.theme.is_empty() {
-            "Other".to_string()
-        } else {
-            s.theme.clone()
-        };
-        match groups.iter_mut().find(|(t, _)| *t == theme) {
-            Some((_, v)) => v.push((i, s.title.clone())),
-            None => groups.push((theme, vec![(i, s.title.clone())])),
+/// The picker's entries (id, title, theme: `AppState::listed`) grouped by theme, groups in
+/// order of first appearance: (theme, [(id, title)]).
+pub fn scenario_groups(entries: &[(&str, &str, &str)]) -> Vec<(String, Vec<(String, String)>)> {
+    let mut groups: Vec<(String, Vec<(String, String)>)> = Vec::new();
+    for &(id, title, theme) in entries {
+        let theme = if theme.is_empty() { "Other" } else { theme };
+        let item = (id.to_string(), title.to_string());
+        match groups.iter_mut().find(|(t, _)| t == theme) {
+            Some((_, v)) => v.push(item),
+            None => groups.push((theme.to_string(), vec![item])),
         }
     }
     groups
@@ -197,10 +195,17 @@ mod tests {
 
     #[test]
     fn groups_keep_every_scenario_once() {
-        let all = presets::all();
-        let groups = scenario_groups(&all);
-        let n: usize = groups.iter().map(|(_, v)| v.len()).sum();
-        assert_eq!(n, all.len());
+        let app = crate::view::state::AppState::new(crate::view::state::load_presets());
+        let groups = scenario_groups(&app.listed());
+        let mut ids: Vec<String> = groups
+            .into_iter()
+            .flat_map(|(_, v)| v)
+            .map(|(id, _)| id)
+            .collect();
+        assert_eq!(ids.len(), presets::ids().count());
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), presets::ids().count());
     }
 
     #[test]

@@ -12,7 +12,20 @@ use std::hash::Hasher;
 pub const FIXTURE: &str = include_str!("../fixtures/traces.txt");
 
 pub fn traces() -> Vec<String> {
+    // The page's build embeds two presets and fetches the rest; here they are given.
+    #[cfg(target_arch = "wasm32")]
+    {
+        let all: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/all_presets.rs"));
+        for (id, text) in all {
+            fencing_lab::presets::provide(id, text.to_string());
+        }
+    }
     let presets = load_presets();
+    assert_eq!(
+        presets.len(),
+        fencing_lab::presets::ids().count(),
+        "every preset is here"
+    );
     let mut app = AppState::new(presets.clone());
     let mut lines = Vec::new();
     for s in &presets {

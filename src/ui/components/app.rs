@@ -17,7 +17,7 @@ use super::sandbox::Sandbox;
 use super::share::Share;
 use super::shortcuts::Shortcuts;
 use super::timeline::Timeline;
-use crate::ui::hooks::{use_keyboard, use_link, use_player};
+use crate::ui::hooks::{use_keyboard, use_link, use_player, use_preset_loader};
 use crate::ui::state::AppCtx;
 use crate::view::embed::EmbedOptions;
 use crate::view::state::{load_presets, AppState};
@@ -43,6 +43,7 @@ pub fn App() -> Html {
     use_player(&state);
     use_keyboard(&state);
     use_link(&state);
+    use_preset_loader(&state);
     use_effect_with((), |_| {
         // `#panic` in the URL: panic on purpose after mount, so the e2e tests can check the
         // error panel (see src/ui/mod.rs).
@@ -54,10 +55,12 @@ pub fn App() -> Html {
         // The frame's own page: one main landmark, with a heading that names what it shows
         // (the frame's title says the same to the page around it).
         let title = format!("Fencing Lab: {}", state.current().title);
+        let busy = state.loading.is_some().to_string();
         return html! {
             <ContextProvider<AppCtx> context={state}>
                 <ErrorBar />
-                <main class={classes!("app", "embed", options.sandbox.then_some("with-hands"))}>
+                <main class={classes!("app", "embed", options.sandbox.then_some("with-hands"))}
+                    aria-busy={busy}>
                     <h1 class="visually-hidden">{title}</h1>
                     <Controls />
                     <Timeline />

@@ -85,8 +85,11 @@ pub fn Narration(props: &NarrationProps) -> Html {
             if let Some(n) = &state.notice {
                 <div class="notice" role="status">
                     <p>{n.clone()}</p>
-                    <button type="button" class="small" onclick={reload}>{"Reload scenario"}</button>
-                    <button type="button" class="small" onclick={dismiss}>{"Dismiss"}</button>
+                    // While a preset loads, the notice says so; there is nothing to reload yet.
+                    if state.loading.is_none() {
+                        <button type="button" class="small" onclick={reload}>{"Reload scenario"}</button>
+                        <button type="button" class="small" onclick={dismiss}>{"Dismiss"}</button>
+                    }
                 </div>
             }
         </section>

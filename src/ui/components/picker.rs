@@ -16,12 +16,19 @@ pub fn Picker() -> Html {
     let current = state.current().clone();
     let choice_value = state.choice.value();
 
-    // Keep each select showing the state's value even after the user touched it.
+    // Keep each select showing the state's value even after the user touched it (and after
+    // a pick whose preset could not be loaded).
     {
         let (r1, r2) = (scenario_ref.clone(), policy_ref.clone());
+        // The preset on its way is shown as picked; once it is here, or could not be had,
+        // the one on screen.
+        let id = match &state.loading {
+            Some(l) if matches!(*l.then, Msg::LoadId(_)) => l.id.clone(),
+            _ => current.id.clone(),
+        };
         use_effect_with(
-            (current.id.clone(), choice_value.clone()),
-            move |(id, choice)| {
+            (id, choice_value.clone(), state.loading.is_some()),
+            move |(id, choice, _)| {
                 if let Some(s) = r1.cast::<HtmlSelectElement>() {
                     s.set_value(id);
                 }
@@ -61,21 +68,23 @@ pub fn Picker() -> Html {
         let whole = whole.clone();
         Callback::from(move |_: MouseEvent| whole.set(!*whole))
     };
-    let groups = text::scenario_groups(&state.scenarios);
+    let groups = text::scenario_groups(&state.listed());
     let policy_note = match &state.choice {
         Choice::Variant(n) => format!("“{n}” is one of the settings this scenario contrasts."),
         Choice::Policy(p) => format!("Plain policy {}: {}.", p.as_str(), p.describe()),
     };
 
     html! {
-        <div class="picker">
+        // Which scenario is shown, and whether another is on its way (`data-scenario` and
+        // `aria-busy`: the end-to-end tests wait on them).
+        <div class="picker" data-scenario={current.id.clone()} aria-busy={state.loading.is_some().to_string()}>
             <div class="field">
                 <label for="scenario-select">{"Scenario"}</label>
                 <select id="scenario-select" ref={scenario_ref} onchange={on_scenario}>
                     for (theme, items) in groups {
                         <optgroup label={theme}>
-                            for (i, title) in items {
-                                <option value={state.scenarios[i].id.clone()} selected={i == state.scenario}>{title}</option>
+                            for (id, title) in items {
+                                <option selected={id == current.id} value={id.clone()}>{title}</option>
                             }
                         </optgroup>
                     }
