@@ -232,3 +232,35 @@ test('the full app opens the view its address names without embed (a hand-writte
   await expect(narration).toContainText('Script step 3 of');
   expect(pageErrors).toEqual([]);
 });
+
+/** The WASM modules a page fetched, by file name. */
+function wasmFetches(page) {
+  const seen = [];
+  page.on('request', (r) => {
+    const name = new URL(r.url()).pathname.split('/').pop();
+    if (name.endsWith('.wasm')) seen.push(name);
+  });
+  return seen;
+}
+
+test('an embed loads its own module, without the full page; the app loads the app', async ({ page, context, pageErrors }) => {
+  const embedded = wasmFetches(page);
+  await page.goto('/?embed&preset=paused-writer&predict');
+  await expect(button(page, 'Step forward')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('checkbox', { name: /Predict mode/ })).toBeChecked();
+  await stepToEnd(page);
+  expect(embedded, 'only embed mode\'s module').toEqual(['fencing-lab-embed_bg.wasm']);
+
+  // `embed=0` is the full page, as `EmbedOptions::parse` reads it.
+  const full = await context.newPage();
+  const loaded = wasmFetches(full);
+  await full.goto('/?embed=0&preset=paused-writer');
+  await expect(picker(full, 'Scenario')).toBeVisible({ timeout: 20_000 });
+  expect(loaded).toHaveLength(1);
+  expect(loaded[0]).toMatch(/^fencing-lab-[0-9a-f]+_bg\.wasm$/);
+  // A panic in the embed's module shows the error panel, as in the app's.
+  const broken = await context.newPage();
+  await broken.goto('/?embed&panic');
+  await expect(broken.locator('#error-panel')).toBeVisible({ timeout: 20_000 });
+  expect(pageErrors).toEqual([]);
+});

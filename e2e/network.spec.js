@@ -13,6 +13,8 @@ test('no request leaves 127.0.0.1 while every preset is played', async ({ page, 
   expect(values.length, 'the Scenario picker lists the presets').toBeGreaterThan(5);
   for (const v of values) {
     await chooseOption(select, v);
+    // Shown once its file is here (the page fetches all but two presets when first opened).
+    await expect(page.locator('.picker')).toHaveAttribute('data-scenario', v);
     await playToEnd(page);
   }
   expect(requests.length, 'the app was loaded over the network').toBeGreaterThan(0);

@@ -22,13 +22,15 @@ module.exports = async function minifyJs(dir) {
     html = html.split(sri(before)).join(sri(out.code));
     console.log(`minify-js: ${name}: ${before.length} -> ${out.code.length} bytes`);
   }
-  // The fault panel's script (static/trap.js), a classic script without an integrity hash.
-  const trap = path.join(dir, 'trap.js');
-  if (fs.existsSync(trap)) {
-    const before = fs.readFileSync(trap, 'utf8');
-    const out = await minify(before, { compress: true, mangle: true });
-    fs.writeFileSync(trap, out.code);
-    console.log(`minify-js: trap.js: ${before.length} -> ${out.code.length} bytes`);
+  // The fault panel's script (static/trap.js) and embed mode's glue (no-modules: a classic
+  // script; its global `wasm_bindgen` is what scripts/loader.js calls), without integrity hashes.
+  for (const name of ['trap.js', 'fencing-lab-embed.js']) {
+    const file = path.join(dir, name);
+    if (!fs.existsSync(file)) continue;
+    const before = fs.readFileSync(file, 'utf8');
+    const out = await minify(before, { compress: true, mangle: { reserved: ['wasm_bindgen'] } });
+    fs.writeFileSync(file, out.code);
+    console.log(`minify-js: ${name}: ${before.length} -> ${out.code.length} bytes`);
   }
   fs.writeFileSync(index, html);
 };

@@ -14,21 +14,38 @@ mod components;
 mod hooks;
 pub mod state;
 
-pub use components::app::App;
+pub use components::app::{App, EmbedApp};
 
 use wasm_bindgen::JsCast;
 
-/// Mount the app into `#app` (or the body) and install the panic hook.
+/// Mount the whole page into `#app` (or the body), or embed mode when the address asks for
+/// it, and install the panic hook. The page's loader starts embed mode from its own module
+/// (`start_embed`); this covers a page built without it.
 pub fn start() {
+    let search = web_sys::window().and_then(|w| w.location().search().ok());
+    if crate::view::embed::EmbedOptions::parse(&search.unwrap_or_default()).is_some() {
+        start_embed();
+    } else {
+        install_panic_hook();
+        yew::Renderer::<App>::with_root(root()).render();
+    }
+}
+
+/// Mount embed mode (`src/bin/embed.rs`: a module without the full page's panels).
+pub fn start_embed() {
+    install_panic_hook();
+    yew::Renderer::<EmbedApp>::with_root(root()).render();
+}
+
+/// `#app`, or the body.
+fn root() -> web_sys::Element {
     let document = web_sys::window()
         .and_then(|w| w.document())
         .expect("a document");
-    let root = document
+    document
         .get_element_by_id("app")
         .or_else(|| document.body().map(|b| b.unchecked_into()))
-        .expect("a body");
-    install_panic_hook();
-    yew::Renderer::<App>::with_root(root).render();
+        .expect("a body")
 }
 
 /// Log a panic to the console and show it in the error panel.

@@ -23,15 +23,14 @@ use crate::view::embed::EmbedOptions;
 use crate::view::state::{load_presets, AppState};
 use yew::prelude::*;
 
-#[component]
-pub fn App() -> Html {
-    // The address's options (`?preset=…&policy=…&step=…`), with `embed` or without; with
-    // it, only the timeline, the controls and the narration.
+/// The address's options (`?preset=…&policy=…&step=…`, with `embed` or without) and the app
+/// state they open, with the timers, keys, links and preset loading every page has.
+#[hook]
+fn use_page() -> (std::rc::Rc<EmbedOptions>, AppCtx) {
     let options = use_memo((), |_| {
         let search = web_sys::window().and_then(|w| w.location().search().ok());
         EmbedOptions::parse_any(&search.unwrap_or_default())
     });
-    let embed = options.embed.then_some(&*options);
     let state = {
         let options = options.clone();
         use_reducer(move || {
@@ -51,35 +50,48 @@ pub fn App() -> Html {
             panic!("deliberate panic requested by the URL (#panic), to test the error panel");
         }
     });
-    if let Some(options) = embed {
-        // The frame's own page: one main landmark, with a heading that names what it shows
-        // (the frame's title says the same to the page around it).
-        let title = format!("Fencing Lab: {}", state.current().title);
-        let busy = state.loading.is_some().to_string();
-        return html! {
-            <ContextProvider<AppCtx> context={state}>
-                <ErrorBar />
-                <main class={classes!("app", "embed", options.sandbox.then_some("with-hands"))}
-                    aria-busy={busy}>
-                    <h1 class="visually-hidden">{title}</h1>
-                    <Controls />
-                    <Timeline />
-                    <div class="story">
-                        <Narration hands={options.sandbox} />
-                        <Predict />
-                        <PlayOptions />
+    (options, state)
+}
+
+/// Embed mode (`?embed…`, docs/embedding.md): only the timeline, the controls and the
+/// narration, with predict mode and the sandbox when asked for. The page's loader starts it
+/// from a module of its own (`src/bin/embed.rs`), which carries none of the full page's panels.
+#[component]
+pub fn EmbedApp() -> Html {
+    let (options, state) = use_page();
+    // The frame's own page: one main landmark, with a heading that names what it shows
+    // (the frame's title says the same to the page around it).
+    let title = format!("Fencing Lab: {}", state.current().title);
+    let busy = state.loading.is_some().to_string();
+    html! {
+        <ContextProvider<AppCtx> context={state}>
+            <ErrorBar />
+            <main class={classes!("app", "embed", options.sandbox.then_some("with-hands"))}
+                aria-busy={busy}>
+                <h1 class="visually-hidden">{title}</h1>
+                <Controls />
+                <Timeline />
+                <div class="story">
+                    <Narration hands={options.sandbox} />
+                    <Predict />
+                    <PlayOptions />
+                </div>
+                if options.sandbox {
+                    <div class="hands">
+                        <InFlight />
+                        <Sandbox unfolded=true />
                     </div>
-                    if options.sandbox {
-                        <div class="hands">
-                            <InFlight />
-                            <Sandbox unfolded=true />
-                        </div>
-                    }
-                    <Shortcuts />
-                </main>
-            </ContextProvider<AppCtx>>
-        };
+                }
+                <Shortcuts />
+            </main>
+        </ContextProvider<AppCtx>>
     }
+}
+
+/// The whole page.
+#[component]
+pub fn App() -> Html {
+    let (_, state) = use_page();
     // On a phone the first screen is the question, the bar and the timeline: the page's tools
     // (share, keys, files) move after the main view, in the document as on the screen, so the
     // keyboard meets them in the order they are seen.
