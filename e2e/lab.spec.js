@@ -154,3 +154,98 @@ test('a long sweep shows its progress and can be cancelled', async ({ page, page
   await expect(button(page, 'Cancel')).toBeDisabled();
   expect(pageErrors).toEqual([]);
 });
+
+/** The tools module's files the page fetched. */
+function toolsFetches(page) {
+  const seen = [];
+  page.on('request', (r) => {
+    const name = new URL(r.url()).pathname.split('/').pop();
+    if (name.startsWith('fencing-lab-tools')) seen.push(name);
+  });
+  return seen;
+}
+
+test('the lab loads when first opened: Loading…, once, and a failure keeps the run and can be retried', async ({ page, pageErrors }) => {
+  const fetched = toolsFetches(page);
+  let fail = 'script';
+  let release;
+  const held = new Promise((r) => (release = r));
+  await page.route('**/fencing-lab-tools.js', (route) => (fail === 'script' ? route.abort() : route.continue()));
+  await page.route('**/fencing-lab-tools_bg.wasm', async (route) => {
+    if (fail === 'module') return route.abort();
+    await held;
+    await route.continue();
+  });
+  await openApp(page);
+  expect(fetched, 'not in the first load').toEqual([]);
+  await button(page, 'Step forward').click();
+  await button(page, 'Step forward').click();
+  const step = await page.getByText(/^Step \d+ of \d+/).first().textContent();
+
+  // A failure to load: said in the section, and the run is as it was.
+  const heading = page.getByRole('heading', { name: 'Lease-duration lab' });
+  await heading.click();
+  await expect(lab(page).getByRole('alert')).toContainText(
+    'The lease-duration lab could not be loaded: its script could not be fetched. Your run is as it was',
+  );
+  await expect(page.getByText(/^Step \d+ of \d+/).first()).toHaveText(step);
+  await shot(page, 'lab-load-failed-1280');
+
+  // Closed and opened again, it tries again; its module can fail too, and be tried again.
+  fail = 'module';
+  await heading.click();
+  await heading.click();
+  await expect(lab(page).getByRole('alert')).toContainText('could not be loaded: its module could not be fetched or started');
+  // "Loading…" while the module comes, then the lab.
+  fail = null;
+  await heading.click();
+  await heading.click();
+  await expect(lab(page).getByRole('status').first()).toHaveText('Loading the lease-duration lab…');
+  await expect(lab(page).getByRole('alert')).toHaveCount(0);
+  release();
+  await expect(page.getByRole('spinbutton', { name: 'Runs per TTL' })).toBeVisible();
+  await expect(lab(page).getByText('Loading the lease-duration lab…')).toHaveCount(0);
+
+  // A second opening shows the same lab, without fetching anything again.
+  await heading.click();
+  await heading.click();
+  await expect(page.getByRole('spinbutton', { name: 'Runs per TTL' })).toBeVisible();
+  expect(fetched.filter((f) => f.endsWith('.wasm')), 'one failed fetch, one that came').toEqual(['fencing-lab-tools_bg.wasm', 'fencing-lab-tools_bg.wasm']);
+  expect(pageErrors).toEqual([]);
+});
+
+test("the lab's module handles its own events, never the page's", async ({ page, pageErrors }) => {
+  await openApp(page);
+  await button(page, 'Step forward').click();
+  // What the page shows: any of its handlers running would change one of these.
+  const look = () => page.evaluate(() => ({
+    url: location.href,
+    step: document.querySelector('.step-of, [class*=step]')?.textContent ?? '',
+    log: document.querySelector('[role=log]')?.innerText ?? '',
+    picker: [...document.querySelectorAll('.picker select')].map((s) => s.value),
+    error: document.querySelector('.error-bar')?.innerText ?? '',
+    notice: document.querySelector('.notice')?.innerText ?? '',
+    dialogs: document.querySelectorAll('[role=dialog]').length,
+    details: [...document.querySelectorAll('details')].map((d) => d.open),
+  }));
+  await page.getByRole('heading', { name: 'Lease-duration lab' }).click();
+  const n = page.getByRole('spinbutton', { name: 'Runs per TTL' });
+  await expect(n).toBeVisible();
+  const before = await look();
+  // Every kind of event the lab listens to: input, change, submit, click, keydown.
+  await n.fill('2');
+  await n.press('Tab');
+  for (const slider of await lab(page).getByRole('slider').all()) {
+    await slider.focus();
+    await slider.press('ArrowRight');
+  }
+  await button(page, 'Run').click();
+  await expect(lab(page).getByRole('status')).toContainText('Done', { timeout: 20_000 });
+  const point = lab(page).locator('[data-pt]').first();
+  await point.click();
+  await point.press('Enter');
+  await lab(page).getByRole('combobox').first().selectOption({ index: 1 });
+  const after = await look();
+  expect(after).toEqual(before);
+  expect(pageErrors).toEqual([]);
+});

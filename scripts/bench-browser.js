@@ -296,7 +296,8 @@ async function explorerBench(browser, url, filter) {
     if (filter && !filter.includes(p.id)) continue;
     await scenario.selectOption(p.id);
     await page.waitForFunction(
-      (id) => document.querySelector('#scenario-select').value === id && !document.querySelector('.explore-report'),
+      // Shown once its file is here (the page fetches all but two presets when first opened).
+      (id) => document.querySelector(`.picker[data-scenario="${id}"][aria-busy="false"]`) && !document.querySelector('.explore-report'),
       p.id,
       { timeout: 10000 },
     );

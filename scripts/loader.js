@@ -4,7 +4,8 @@
 // builds a worker: no-modules glue, a fixed name) when the address asks for embed mode, and
 // the app's otherwise. Trunk's preload links for the app's module go, so an embed does not
 // fetch it. `embed` is read as `EmbedOptions::parse` reads it (src/view/embed.rs): on unless
-// its value is 0, false or no; the last one counts.
+// its value is 0, false or no; the last one counts. It also defines how the page fetches the
+// tools module, on demand (`fencingLabTools`).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -18,6 +19,20 @@ module.exports = function loader(dir) {
   if (!glue || !wasm || !script) throw new Error("loader: index.html has no trunk loader for the app's module");
   if (!fs.existsSync(path.join(dir, 'fencing-lab-embed.js'))) throw new Error("loader: no embed module (fencing-lab-embed.js) in the build");
   const body = `
+// The tools module (src/bin/tools.rs), fetched when a tool section is first opened
+// (ui::components::tool_slot): its bindings, once; a failure lets the next call try again.
+let tools = null;
+window.fencingLabTools = () => tools || (tools = new Promise((resolve, reject) => {
+  const start = () => wasm_bindgen({ module_or_path: './fencing-lab-tools_bg.wasm' })
+    .then(() => resolve(wasm_bindgen), () => reject('its module could not be fetched or started'));
+  // Its glue declares wasm_bindgen once: a retry after the module failed only starts it again.
+  if (typeof wasm_bindgen !== 'undefined') return start();
+  const s = document.createElement('script');
+  s.src = './fencing-lab-tools.js';
+  s.onload = start;
+  s.onerror = () => { s.remove(); reject('its script could not be fetched'); };
+  document.head.append(s);
+}).catch((why) => { tools = null; throw why; }));
 let embed = false;
 for (const p of location.search.slice(1).split('&')) {
   const [k, v = ''] = p.split('=');

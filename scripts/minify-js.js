@@ -22,9 +22,10 @@ module.exports = async function minifyJs(dir) {
     html = html.split(sri(before)).join(sri(out.code));
     console.log(`minify-js: ${name}: ${before.length} -> ${out.code.length} bytes`);
   }
-  // The fault panel's script (static/trap.js) and embed mode's glue (no-modules: a classic
-  // script; its global `wasm_bindgen` is what scripts/loader.js calls), without integrity hashes.
-  for (const name of ['trap.js', 'fencing-lab-embed.js']) {
+  // The fault panel's script (static/trap.js), embed mode's and the tools module's glue
+  // (no-modules: classic scripts; their global `wasm_bindgen` is what scripts/loader.js
+  // calls), without integrity hashes.
+  for (const name of ['trap.js', 'fencing-lab-embed.js', 'fencing-lab-tools.js']) {
     const file = path.join(dir, name);
     if (!fs.existsSync(file)) continue;
     const before = fs.readFileSync(file, 'utf8');

@@ -473,3 +473,55 @@ fn only_the_hooks_own_timers() {
         .iter()
         .any(|(p, _)| matches(p, "gloo_timers")));
 }
+
+/// The tools module keeps its Yew apps' subtree ids clear of the page's by spending as many
+/// as the page can make (`ui::PAGE_ROOTS`, src/ui/mod.rs): the page mounts one root, `App`
+/// (embed mode's module, `EmbedApp`, hosts no tools), and renders no portals, each of which
+/// would be a root more.
+#[test]
+fn the_page_makes_one_yew_root_and_no_portal() {
+    let mut files = Vec::new();
+    rust_files(
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src")),
+        &mut files,
+    );
+    let mut roots = Vec::new();
+    for f in &files {
+        let code = code_only(&std::fs::read_to_string(f).unwrap());
+        assert!(
+            !code.contains("create_portal"),
+            "{}: a portal is a Yew root of the page's",
+            f.display()
+        );
+        for (i, line) in code.lines().enumerate() {
+            if line.contains("Renderer::<") {
+                roots.push(format!("{}:{}: {}", f.display(), i + 1, line.trim()));
+            }
+        }
+    }
+    let page: Vec<&String> = roots
+        .iter()
+        .filter(|r| r.contains("Renderer::<App>"))
+        .collect();
+    assert_eq!(page.len(), 1, "{roots:#?}");
+    let ui =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/ui/mod.rs")).unwrap();
+    assert!(
+        ui.contains("const PAGE_ROOTS: usize = 1;"),
+        "PAGE_ROOTS is the page's one root"
+    );
+    // Every root is one of the four known: the page, embed mode, a tool's body, a spare.
+    for r in &roots {
+        assert!(
+            [
+                "Renderer::<App>",
+                "Renderer::<EmbedApp>",
+                "Renderer::<LabBody>",
+                "Renderer::<Nothing>"
+            ]
+            .iter()
+            .any(|k| r.contains(k)),
+            "a Yew root nobody counted: {r}"
+        );
+    }
+}

@@ -37,6 +37,65 @@ pub fn start_embed() {
     yew::Renderer::<EmbedApp>::with_root(root()).render();
 }
 
+/// Mount a tool's body (`kind`) in `host`, for the tools module (`src/bin/tools.rs`): the
+/// page's `ToolSlot` asks for it when its section is first opened. `open_run` gets a run to
+/// show in the page's timeline, as a scenario file's text and its actions' JSON. False for
+/// a kind this module does not have.
+pub fn mount_tool(
+    kind: &str,
+    host: web_sys::Element,
+    open_run: impl Fn(String, String) + 'static,
+) -> bool {
+    use crate::view::state::Msg;
+    let on_open = yew::Callback::from(move |m: Msg| {
+        if let Msg::LoadScenario(s, actions) = m {
+            let actions = serde_json::to_string(&actions);
+            if let (Ok(scenario), Ok(actions)) = (serde_json::to_string(&*s), actions) {
+                open_run(scenario, actions);
+            }
+        }
+    });
+    keep_clear_of_the_page();
+    match kind {
+        "lab" => {
+            use components::lab::{LabBody, LabBodyProps};
+            yew::Renderer::<LabBody>::with_root_and_props(host, LabBodyProps { on_open }).render();
+            true
+        }
+        _ => false,
+    }
+}
+
+/// How many Yew roots the page's module may make: one, `App` (it renders no portals; a
+/// test in tests/tidy.rs holds it to that).
+const PAGE_ROOTS: usize = 1;
+
+/// Yew finds which app an event belongs to by a subtree id written on elements
+/// (`__yew_subtree_id`), counted from 1 in each WASM module. The tools module's apps sit
+/// inside the page's: had they the page's id, the page would take their events for its own
+/// and run its handler of the same number (a lab button pressing a sandbox button). So before
+/// its first app, this module spends the ids the page uses, on roots that render nothing.
+fn keep_clear_of_the_page() {
+    #[yew::component]
+    fn Nothing() -> yew::Html {
+        yew::Html::default()
+    }
+    thread_local! {
+        static CLEAR: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+    if CLEAR.with(|c| c.replace(true)) {
+        return;
+    }
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    for _ in 0..PAGE_ROOTS {
+        if let Ok(spare) = document.create_element("div") {
+            yew::Renderer::<Nothing>::with_root(spare).render();
+        }
+    }
+}
+
 /// `#app`, or the body.
 fn root() -> web_sys::Element {
     let document = web_sys::window()

@@ -391,8 +391,10 @@ impl AppState {
                 | Msg::LoadScenario(..)
                 | Msg::Import(_)
                 | Msg::Options(_)
-        ) {
-            self.loading = None;
+        ) && self.loading.take().is_some()
+        {
+            // Its "Loading…" goes with it.
+            self.notice = None;
         }
         match msg {
             Msg::Load(i) => self.load(i),
@@ -416,6 +418,14 @@ impl AppState {
                 }
             },
             Msg::PresetFailed(id, why) => match self.loading.take() {
+                // A preset's own exported file is whole without the preset: it opens as a copy.
+                Some(l) if l.id == id && matches!(*l.then, Msg::Import(_)) => {
+                    self.notice = None;
+                    if let Msg::Import(text) = *l.then {
+                        self.import_text(&text);
+                    }
+                    true
+                }
                 Some(l) if l.id == id => {
                     let title = crate::presets::entry(&id).map_or(id.as_str(), |e| e.title);
                     self.notice = None;
@@ -491,13 +501,7 @@ impl AppState {
                         return true;
                     }
                 }
-                // Reported in the file panel, where the user acted; a bad file changes nothing else.
-                self.file_status = Some(
-                    match Scenario::from_json(&text).and_then(|s| self.import(s)) {
-                        Ok(()) => FileStatus::imported(&self.current().title, self.run.cursor()),
-                        Err(e) => FileStatus::not_imported(&e),
-                    },
-                );
+                self.import_text(&text);
                 true
             }
             Msg::Exported(result) => {
@@ -772,6 +776,31 @@ impl AppState {
 
     /// Show an imported scenario at the step it names: under its own picker entry (an
     /// identical one if the picker has it; a new one, with an id of its own, if not).
+    /// Import a file's text, reported in the file panel, where the user acted; a bad file
+    /// changes nothing else.
+    fn import_text(&mut self, text: &str) {
+        self.file_status = Some(
+            match Scenario::from_json(text).and_then(|s| self.import(s)) {
+                Ok(()) => FileStatus::imported(&self.current().title, self.run.cursor()),
+                Err(e) => FileStatus::not_imported(&e),
+            },
+        );
+    }
+
+    /// List a scenario the user brought (an import, a link's own scenario) and return its
+    /// index: under its id, or under `id-2`, `id-3`… when the id is taken, by a scenario
+    /// listed here or by a preset (fetched or not), which the picker and links name by id.
+    fn list(&mut self, mut s: Scenario) -> usize {
+        let id = s.id.clone();
+        let mut n = 1;
+        while crate::presets::listed(&s.id) || self.scenarios.iter().any(|x| x.id == s.id) {
+            n += 1;
+            s.id = format!("{id}-{n}");
+        }
+        Rc::make_mut(&mut self.scenarios).push(s);
+        self.scenarios.len() - 1
+    }
+
     fn import(&mut self, mut s: Scenario) -> Result<(), String> {
         let at = s.open_at.take().unwrap_or(0);
         // Its branches become the run's, built before anything changes: one the model
@@ -789,16 +818,7 @@ impl AppState {
         self.preset(&s.id);
         self.scenario = match self.scenarios.iter().position(|x| same_scenario(x, &s)) {
             Some(i) => i,
-            None => {
-                let id = s.id.clone();
-                let mut n = 1;
-                while self.scenarios.iter().any(|x| x.id == s.id) {
-                    n += 1;
-                    s.id = format!("{id}-{n}");
-                }
-                Rc::make_mut(&mut self.scenarios).push(s);
-                self.scenarios.len() - 1
-            }
+            None => self.list(s),
         };
         self.kept.remove(&self.scenario);
         self.choice = Choice::default_for(self.current());
@@ -898,10 +918,7 @@ impl AppState {
         };
         self.scenario = match (base, &link.scenario) {
             (Some(i), _) => i,
-            (None, ScenarioRef::Inline(s)) => {
-                Rc::make_mut(&mut self.scenarios).push((**s).clone());
-                self.scenarios.len() - 1
-            }
+            (None, ScenarioRef::Inline(s)) => self.list((**s).clone()),
             // A preset the picker does not list: show it under its own entry.
             (None, ScenarioRef::Preset(_)) => match link.base_scenario() {
                 Ok(s) => {
@@ -1291,6 +1308,28 @@ mod tests {
         // Not a preset at all: nothing to wait for.
         assert!(!a.apply(Msg::LoadId("no-such-preset".into())));
         assert_eq!(a.loading, None);
+        // A preset's own file, imported: it waits for the preset; if that cannot be had, the
+        // file is whole without it and opens as a copy, under an id no preset has.
+        let file = include_str!("../../presets/business-failure.json").to_string();
+        assert!(a.apply(Msg::Import(file.clone())));
+        assert!(a.loading.is_some() && a.notice.is_some());
+        a.apply(Msg::PresetFailed(
+            "business-failure".into(),
+            "the network did not answer".into(),
+        ));
+        assert_eq!(
+            (a.current().id.as_str(), a.loading.clone(), a.notice.clone()),
+            ("business-failure-2", None, None)
+        );
+        assert!(
+            a.link().len() > 200,
+            "a copy is linked inline, not as the preset"
+        );
+        // Something else asked for while a preset loads: its "Loading…" goes too.
+        a.apply(Msg::LoadId("stripe-idempotency".into()));
+        assert!(a.notice.is_some());
+        a.apply(Msg::Import("not json".into()));
+        assert_eq!((a.loading.clone(), a.notice.clone()), (None, None));
     }
 
     /// The variant's stated outcome waits for the story: not at step 0, shown from the step

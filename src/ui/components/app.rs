@@ -9,7 +9,6 @@ use super::explorer::ExplorePanel;
 use super::export::Export;
 use super::in_flight::InFlight;
 use super::inspector::Inspector;
-use super::lab::Lab;
 use super::narration::Narration;
 use super::picker::Picker;
 use super::predict::Predict;
@@ -17,6 +16,7 @@ use super::sandbox::Sandbox;
 use super::share::Share;
 use super::shortcuts::Shortcuts;
 use super::timeline::Timeline;
+use super::tool_slot::ToolSlot;
 use crate::ui::hooks::{use_keyboard, use_link, use_player, use_preset_loader};
 use crate::ui::state::AppCtx;
 use crate::view::embed::EmbedOptions;
@@ -144,7 +144,8 @@ pub fn App() -> Html {
                     // then every order of them), then the lab, which runs its own workload.
                     <Compare />
                     <ExplorePanel />
-                    <Lab />
+                    <ToolSlot kind="lab" class="lab" title="Lease-duration lab"
+                        about="How long should a lease be? Sweep the TTL over many random runs and chart what it costs — and see that no length makes it safe without fencing." />
                 </main>
                 if narrow {
                     <section class="top page-tools" aria-label="Share, keys and files">{tools}</section>

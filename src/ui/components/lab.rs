@@ -1,12 +1,13 @@
 //! The lease-duration lab: a form of parameters, a sweep computed a few runs at a time
 //! (`use_slice_chain`; progress bar, Cancel), four charts drawn by `view::plot` with Export SVG,
 //! the stale-writes chart's banner, and "Open run" for the run behind a clicked point. All state is `view::lab::LabPanel`.
+//! It is not in the page's first load: the tools module mounts it (`ui::mount_tool`).
 
-use super::tool_summary;
 use crate::ui::hooks::use_slice_chain;
-use crate::ui::state::{reduce_with, use_app};
+use crate::ui::state::reduce_with;
 use crate::view::lab::{Field, LabMsg, LabPanel, GROUPS};
 use crate::view::plot::{self, Chart, ChartKind, Mode};
+use crate::view::state::Msg;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlInputElement, HtmlSelectElement};
@@ -61,9 +62,17 @@ fn field(lab: &UseReducerHandle<LabPanel>, f: Field) -> Html {
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct LabBodyProps {
+    /// "Open run": the message that shows the run behind the selected point
+    /// (`Msg::LoadScenario`), for the page that shows runs.
+    pub on_open: Callback<Msg>,
+}
+
+/// The lab inside its section: the tools module (`src/bin/tools.rs`) mounts it when the
+/// section is first opened (`ToolSlot`), and "Open run" goes to the page through `on_open`.
 #[component]
-pub fn Lab() -> Html {
-    let app = use_app();
+pub fn LabBody(LabBodyProps { on_open }: &LabBodyProps) -> Html {
     let lab = use_reducer(LabPanel::default);
 
     // Each slice's re-render schedules the next; Cancel or the end drops it.
@@ -86,18 +95,16 @@ pub fn Lab() -> Html {
         })
     };
     let open = {
-        let (app, lab) = (app.dispatcher(), lab.clone());
+        let (on_open, lab) = (on_open.clone(), lab.clone());
         Callback::from(move |_: MouseEvent| {
             if let Some(m) = lab.open_run() {
-                app.dispatch(m);
-                super::show_timeline();
+                on_open.emit(m);
             }
         })
     };
 
     html! {
-        <details class="tool lab panel">
-            {tool_summary("Lease-duration lab", "How long should a lease be? Sweep the TTL over many random runs and chart what it costs — and see that no length makes it safe without fencing.")}
+        <>
             <p class="note">
                 {"Each point is N seeded runs of one workload at one lease TTL: workers A and B renew, pause at random and write every 3 s to two copies of one record, “fenced” (highest-seen) and “unfenced”; the holder crashes 60% of the way through a 5-minute run. Click a point to open a run behind it in the timeline."}
             </p>
@@ -110,7 +117,7 @@ pub fn Lab() -> Html {
                     }
                 </div>
             }
-        </details>
+        </>
     }
 }
 

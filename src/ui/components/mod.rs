@@ -10,7 +10,7 @@ mod explorer;
 mod export;
 mod in_flight;
 mod inspector;
-mod lab;
+pub(crate) mod lab;
 mod narration;
 mod picker;
 mod predict;
@@ -18,6 +18,7 @@ mod sandbox;
 mod share;
 mod shortcuts;
 mod timeline;
+mod tool_slot;
 
 use crate::sim::Action;
 use crate::ui::state::AppCtx;
