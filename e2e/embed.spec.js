@@ -3,7 +3,7 @@
 // works in an iframe on another origin and inside the guide (target/site/).
 'use strict';
 const {
-  test, expect, shot, button, openPreset, svgStrings, picker,
+  test, expect, shot, button, openPreset, svgStrings, picker, fetchedNames,
 } = require('./helpers');
 
 const PORT = Number(process.env.E2E_PORT || 8081);
@@ -233,15 +233,8 @@ test('the full app opens the view its address names without embed (a hand-writte
   expect(pageErrors).toEqual([]);
 });
 
-/** The WASM modules a page fetched, by file name. */
-function wasmFetches(page) {
-  const seen = [];
-  page.on('request', (r) => {
-    const name = new URL(r.url()).pathname.split('/').pop();
-    if (name.endsWith('.wasm')) seen.push(name);
-  });
-  return seen;
-}
+/** The WASM modules a page fetches, by file name. */
+const wasmFetches = (page) => fetchedNames(page, (name) => name.endsWith('.wasm'));
 
 test('an embed loads its own module, without the full page; the app loads the app', async ({ page, context, pageErrors }) => {
   const embedded = wasmFetches(page);

@@ -173,6 +173,16 @@ async function playToEnd(page) {
   await expect(fwd).toBeDisabled();
 }
 
+/** The names of the files `page` fetches from now on that pass `keep`, in order (a live list). */
+function fetchedNames(page, keep) {
+  const seen = [];
+  page.on('request', (r) => {
+    const name = new URL(r.url()).pathname.split('/').pop();
+    if (keep(name)) seen.push(name);
+  });
+  return seen;
+}
+
 /** A short sandbox session: A acquires, time passes, A writes, then A pauses. */
 async function sandboxSession(page) {
   await openPreset(page, 'sandbox');
@@ -282,5 +292,6 @@ module.exports = {
   parseSvgFile,
   presetTitles,
   isLocal,
+  fetchedNames,
   REQUEST_LOG,
 };

@@ -4,7 +4,7 @@
 // main timeline, narrated as that run.
 'use strict';
 const fs = require('fs');
-const { test, expect, shot, button, openApp, picker, svgStrings, parseSvgFile } = require('./helpers');
+const { test, expect, shot, button, openApp, picker, svgStrings, parseSvgFile, fetchedNames } = require('./helpers');
 
 const TITLES = [
   'Time to takeover after a crash',
@@ -155,15 +155,8 @@ test('a long sweep shows its progress and can be cancelled', async ({ page, page
   expect(pageErrors).toEqual([]);
 });
 
-/** The tools module's files the page fetched. */
-function toolsFetches(page) {
-  const seen = [];
-  page.on('request', (r) => {
-    const name = new URL(r.url()).pathname.split('/').pop();
-    if (name.startsWith('fencing-lab-tools')) seen.push(name);
-  });
-  return seen;
-}
+/** The tools module's files the page fetches. */
+const toolsFetches = (page) => fetchedNames(page, (name) => name.startsWith('fencing-lab-tools'));
 
 test('the lab loads when first opened: Loading…, once, and a failure keeps the run and can be retried', async ({ page, pageErrors }) => {
   const fetched = toolsFetches(page);
