@@ -62,11 +62,18 @@ macro_rules! file {
     };
 }
 
-/// The presets in the page's first load: the one it opens with and the sandbox.
-pub const IN_FIRST_LOAD: &[&str] = &["paused-writer", "sandbox"];
+/// The presets in the page's first load, named once: their ids, and in the page their files.
+macro_rules! first_load {
+    ($($id:literal),*) => {
+        /// The presets in the page's first load: the one it opens with and the sandbox.
+        pub const IN_FIRST_LOAD: &[&str] = &[$($id),*];
 
-#[cfg(target_arch = "wasm32")]
-const FILES: &[(&str, &str)] = &[file!("paused-writer"), file!("sandbox")];
+        #[cfg(target_arch = "wasm32")]
+        const FILES: &[(&str, &str)] = &[$(file!($id)),*];
+    };
+}
+
+first_load!("paused-writer", "sandbox");
 
 #[cfg(not(target_arch = "wasm32"))]
 const FILES: &[(&str, &str)] = &[

@@ -654,17 +654,20 @@ fn a_takeover_lock_bumps_for_a_new_acquire_and_not_for_a_duplicate() {
     assert_eq!(holder(&w), ("A".into(), 5));
 }
 
+/// `s`'s whole script, run under its variant `variant`.
+fn scripted(s: &Scenario, variant: &str) -> Run {
+    let mut run = Run::new(s, s.variant(variant));
+    run.run_script().unwrap();
+    run
+}
+
 /// A Redis lock whose acquire INCRs a counter: a failover to a replica that never saw the
 /// last grant hands its number out again, and an equal token lets the stale holder's write
 /// in after the new holder's. Waiting for the replica (WAIT) keeps the counter.
 #[test]
 fn a_failover_to_a_replica_behind_hands_the_same_token_out_twice() {
     let s = presets::get("redis-incr-token").unwrap();
-    let run = |variant: &str| {
-        let mut run = Run::new(&s, s.variant(variant));
-        run.run_script().unwrap();
-        run
-    };
+    let run = |variant: &str| scripted(&s, variant);
     let behind = run("async-failover");
     let tokens = |run: &Run| ["A1", "B1"].map(|id| fate_of(run, id).2.expect("a token"));
     assert_eq!(tokens(&behind), ["41", "41"]);
@@ -713,11 +716,7 @@ fn an_async_failover_keeps_only_what_the_replica_caught_up_to() {
 #[test]
 fn the_outbox_fences_the_row_so_the_relay_never_sends_a_stale_email() {
     let s = presets::get("outbox").unwrap();
-    let run = |variant: &str| {
-        let mut run = Run::new(&s, s.variant(variant));
-        run.run_script().unwrap();
-        run
-    };
+    let run = |variant: &str| scripted(&s, variant);
     let emails = |run: &Run| {
         let inbox = run.world().resource("inbox").unwrap();
         inbox.data.items.iter().cloned().collect::<Vec<_>>()

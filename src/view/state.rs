@@ -1213,6 +1213,13 @@ mod tests {
         }
     }
 
+    /// The page's fetch of preset `id` answered with its file: what `use_preset_loader` does.
+    fn arrive(a: &mut AppState, id: &str) -> bool {
+        let file = format!("{}/presets/{id}.json", env!("CARGO_MANIFEST_DIR"));
+        presets::provide(id, std::fs::read_to_string(file).unwrap());
+        a.apply(Msg::PresetArrived(id.into()))
+    }
+
     /// The page holds two presets' files; every other preset waits for its file to be
     /// fetched: a pick, a link and the address's options each wait, then run as they would
     /// have; a failure keeps the run; an answer nobody waits for any more changes nothing.
@@ -1256,11 +1263,7 @@ mod tests {
         assert_eq!(a.run, before);
         // Asked again, and here this time: the pick runs.
         a.apply(Msg::LoadId("happy-takeover".into()));
-        presets::provide(
-            "happy-takeover",
-            include_str!("../../presets/happy-takeover.json").into(),
-        );
-        assert!(a.apply(Msg::PresetArrived("happy-takeover".into())));
+        assert!(arrive(&mut a, "happy-takeover"));
         assert_eq!(
             (a.current().id.as_str(), a.run.cursor(), a.loading.clone()),
             ("happy-takeover", 0, None)
@@ -1272,11 +1275,7 @@ mod tests {
             a.loading.as_ref().map(|l| l.id.as_str()),
             Some("renewal-failure")
         );
-        presets::provide(
-            "renewal-failure",
-            include_str!("../../presets/renewal-failure.json").into(),
-        );
-        a.apply(Msg::PresetArrived("renewal-failure".into()));
+        arrive(&mut a, "renewal-failure");
         assert_eq!(
             (a.current().id.as_str(), a.run.cursor()),
             ("renewal-failure", 3)
@@ -1286,11 +1285,7 @@ mod tests {
         let o = crate::view::embed::EmbedOptions::parse_any("?preset=omitted-token&step=2");
         assert!(o.apply(&mut a).is_empty());
         assert_eq!(a.current().id, "renewal-failure");
-        presets::provide(
-            "omitted-token",
-            include_str!("../../presets/omitted-token.json").into(),
-        );
-        a.apply(Msg::PresetArrived("omitted-token".into()));
+        arrive(&mut a, "omitted-token");
         assert_eq!(
             (a.current().id.as_str(), a.run.cursor()),
             ("omitted-token", 2)
@@ -1299,11 +1294,7 @@ mod tests {
         a.apply(Msg::LoadId("multi-object".into()));
         a.apply(Msg::LoadId("sandbox".into()));
         assert_eq!(a.loading, None);
-        presets::provide(
-            "multi-object",
-            include_str!("../../presets/multi-object.json").into(),
-        );
-        assert!(!a.apply(Msg::PresetArrived("multi-object".into())));
+        assert!(!arrive(&mut a, "multi-object"));
         assert_eq!(a.current().id, "sandbox");
         // Not a preset at all: nothing to wait for.
         assert!(!a.apply(Msg::LoadId("no-such-preset".into())));
